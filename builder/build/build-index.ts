@@ -1,0 +1,207 @@
+/**
+ * The build pipeline: ingest → chunk → embed (cached) → route model → BM25 → write.
+ * Each step reports progress and honours the abort signal; bad input never stops the build.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { createError, throwIfAborted } from '../../widget/core/errors.ts';
+import { packVectors } from '../../widget/core/format/int8.ts';
+import type { EmbedderInfo, IndexManifest } from '../../widget/core/format/manifest.ts';
+import { buildBm25State } from '../../widget/core/retrieval/bm25.ts';
+import { trainRouter } from '../../widget/core/retrieval/route.ts';
+import type { Chunk, IndexedDocument, ParsedDocument, WorkOptions } from '../../widget/core/schema.ts';
+import { bm25Tokenizer } from '../../widget/core/retrieval/retriever.ts';
+import { DEFAULT_RETRIEVAL, type RetrievalDefaults } from '../../widget/core/format/manifest.ts';
+import { chunkDocument } from '../chunk/index.ts';
+import { EmbeddingCache } from '../embed/cache.ts';
+import { FIXTURE_EMBEDDER, PASSAGE_PREFIX, QUERY_PREFIX } from '../embed/defaults.ts';
+import { loadEmbedder, type Embedder } from '../embed/embedder.ts';
+import { ingestInputs, type SkippedFile } from './ingest-inputs.ts';
+import { writeIndex } from '../write/write-index.ts';
+
+export interface BuildOptions extends WorkOptions {
+  inputs: string[];
+  outDir: string;
+  embed: boolean;
+  embedder: string;
+  modelDir?: string;
+  allowRemote: boolean;
+  dtype: 'q8' | 'fp32';
+  maxTokens: number;
+  overlap: number;
+  cacheDir?: string;
+  bm25Weight?: number;
+  termMatch?: RetrievalDefaults['termMatch'];
+  /** Messages for the user (warnings, what was skipped), printed without tearing progress bars. */
+  log?: (message: string) => void;
+}
+
+export interface BuildSummary {
+  manifest: IndexManifest;
+  bytes: number;
+  ms: number;
+  skipped: SkippedFile[];
+  duplicates: SkippedFile[];
+  diff: { added: number; removed: number; kept: number };
+  embedded: number;
+  embedCacheHits: number;
+}
+
+function toIndexedDocument(doc: ParsedDocument): IndexedDocument {
+  return { file: doc.file, url: doc.url, domain: doc.domain, lang: doc.lang, title: doc.title, kind: doc.kind, pageCount: doc.pages.length };
+}
+
+/** The text a passage is embedded with: where it sits, then what it says. */
+export function passageText(chunk: Chunk, doc: IndexedDocument): string {
+  const context = [doc.title, ...chunk.sectionPath].join(' › ');
+  return `${context}\n${chunk.text}`;
+}
+
+async function previousChunkIds(outDir: string): Promise<Set<string> | null> {
+  try {
+    const manifest = JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8')) as IndexManifest;
+    const path = manifest.files.chunks?.path;
+    if (!path) return null;
+    const store = JSON.parse(gunzipSync(await readFile(join(outDir, path))).toString('utf8')) as { ids: string[] };
+    return new Set(store.ids);
+  } catch {
+    return null;
+  }
+}
+
+function routerInput(docs: readonly ParsedDocument[]) {
+  return docs.map((d) => ({
+    domain: d.domain,
+    title: d.title,
+    headings: d.pages.flatMap((p) => p.blocks.filter((b) => b.type === 'heading').map((b) => b.text)),
+    text: d.pages.flatMap((p) => p.blocks.map((b) => b.text)).join('\n'),
+  }));
+}
+
+async function embedChunks(
+  embedder: Embedder,
+  chunks: readonly Chunk[],
+  documents: readonly IndexedDocument[],
+  cacheDir: string,
+  options: WorkOptions,
+): Promise<{ vectors: Float32Array[]; embedded: number; hits: number }> {
+  const cache = await EmbeddingCache.open(cacheDir, embedder.id, embedder.dimensions);
+  const keys = chunks.map((c) => createHash('sha1').update(passageText(c, documents[c.doc])).digest('hex'));
+  const vectors: (Float32Array | undefined)[] = keys.map((k) => cache.get(k));
+  const missing = vectors.flatMap((v, i) => (v ? [] : [i]));
+  const fresh = await embedder.embed(missing.map((i) => passageText(chunks[i], documents[chunks[i].doc])), options);
+  missing.forEach((chunkIndex, j) => {
+    vectors[chunkIndex] = fresh[j];
+    cache.set(keys[chunkIndex], fresh[j]);
+  });
+  await cache.save();
+  return { vectors: vectors as Float32Array[], embedded: missing.length, hits: chunks.length - missing.length };
+}
+
+export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
+  const started = performance.now();
+  const { signal, onProgress, log = () => {} } = options;
+  const outDir = resolve(options.outDir);
+
+  const ingested = await ingestInputs(options.inputs, { signal, onProgress });
+  throwIfAborted(signal);
+  const parsed = ingested.documents;
+  if (parsed.length === 0) throw createError('NO_DOCUMENTS', options.inputs.join(', '));
+
+  let embedder: Embedder | null = null;
+  if (options.embed) {
+    embedder = await loadEmbedder({
+      model: options.embedder,
+      modelDir: options.modelDir,
+      allowRemote: options.allowRemote,
+      dtype: options.dtype,
+      prefix: PASSAGE_PREFIX,
+      signal,
+      onProgress,
+    });
+  }
+
+  try {
+    const countTokens = embedder ? (t: string) => embedder!.countTokens(t) : undefined;
+    const documents = parsed.map(toIndexedDocument);
+    const chunks: Chunk[] = [];
+    const seen = new Set<string>();
+    for (let i = 0; i < parsed.length; i++) {
+      throwIfAborted(signal);
+      for (const chunk of chunkDocument(parsed[i], i, { maxTokens: options.maxTokens, overlap: options.overlap, countTokens })) {
+        // Identical passages in two documents keep one id per index (ids are content hashes).
+        if (seen.has(chunk.id)) continue;
+        seen.add(chunk.id);
+        chunks.push(chunk);
+      }
+      onProgress?.({ step: 'chunk', done: i + 1, total: parsed.length, detail: parsed[i].file });
+    }
+    const chunked = new Set(chunks.map((c) => c.doc));
+    const chunkless = documents.filter((_, i) => !chunked.has(i));
+    for (const d of chunkless) log(`warning: ${d.file} produced no chunks (only noise or boilerplate text)`);
+
+    let vectors = null;
+    let embedderInfo: EmbedderInfo | null = null;
+    let embedded = 0;
+    let embedCacheHits = 0;
+    if (embedder) {
+      const cacheDir = options.cacheDir ?? join(dirname(outDir), '.harel-cache');
+      const result = await embedChunks(embedder, chunks, documents, cacheDir, { signal, onProgress });
+      embedded = result.embedded;
+      embedCacheHits = result.hits;
+      const packed = packVectors(result.vectors);
+      vectors = { count: chunks.length, dim: embedder.dimensions, scales: packed.scales, data: packed.data };
+      embedderInfo = {
+        id: embedder.id,
+        dimensions: embedder.dimensions,
+        quantization: 'int8-per-vector-scale',
+        passagePrefix: PASSAGE_PREFIX,
+        queryPrefix: QUERY_PREFIX,
+        fixture: embedder.id === FIXTURE_EMBEDDER,
+      };
+    }
+
+    onProgress?.({ step: 'route', done: 0, total: 1 });
+    const router = trainRouter(routerInput(parsed));
+    onProgress?.({ step: 'route', done: 1, total: 1 });
+    throwIfAborted(signal);
+
+    onProgress?.({ step: 'bm25', done: 0, total: 1 });
+    const retrieval: RetrievalDefaults = {
+      ...DEFAULT_RETRIEVAL,
+      ...(options.bm25Weight === undefined ? {} : { bm25Weight: options.bm25Weight }),
+      ...(options.termMatch === undefined ? {} : { termMatch: options.termMatch }),
+    };
+    const bm25 = await buildBm25State(chunks, documents, bm25Tokenizer(retrieval));
+    onProgress?.({ step: 'bm25', done: 1, total: 1 });
+    throwIfAborted(signal);
+
+    const previous = await previousChunkIds(outDir);
+    const manifest = await writeIndex(outDir, {
+      documents,
+      chunks,
+      bm25,
+      vectors,
+      embedder: embedderInfo,
+      router,
+      retrieval,
+    });
+    const bytes = Object.values(manifest.files).reduce((n, f) => n + f!.bytes, 0);
+    const ids = new Set(chunks.map((c) => c.id));
+    const kept = previous ? [...ids].filter((id) => previous.has(id)).length : 0;
+    return {
+      manifest,
+      bytes,
+      ms: performance.now() - started,
+      skipped: ingested.skipped,
+      duplicates: ingested.duplicates,
+      diff: { added: ids.size - kept, removed: previous ? previous.size - kept : 0, kept },
+      embedded,
+      embedCacheHits,
+    };
+  } finally {
+    await embedder?.dispose();
+  }
+}

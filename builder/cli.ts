@@ -1,0 +1,72 @@
+/**
+ * harel-builder: argument parsing and dispatch only; each command lives in builder/commands/.
+ */
+import { isHarelError } from '../widget/core/errors.ts';
+import { BUILDER_VERSION } from './version.ts';
+
+const USAGE = `harel-builder ${BUILDER_VERSION} — build and query harel-chat indexes
+
+Usage:
+  harel-builder build <input…> --out <dir> [options]
+      Inputs are folders (.pdf .html .htm .aspx .md .txt and parsed-page .json files; an optional
+      manifest.json maps files to URLs and domains, else the first folder level is the domain)
+      or SQuAD 2.0 .json files (each paragraph becomes a document).
+      --no-embed              BM25-only index (no vectors)
+      --embedder <id>         embedding model (default Xenova/multilingual-e5-small)
+      --model-dir <dir>       local folder holding <id>/ (config.json, tokenizer.json, onnx/)
+      --allow-remote          allow downloading the embedder from the Hugging Face hub
+      --dtype <q8|fp32>       model weights to load (default q8)
+      --max-tokens <n>        chunk bound in embedder tokens (default 350)
+      --overlap <f>           overlap between split pieces (default 0.15)
+      --cache-dir <dir>       embedding cache (default <out>/../.harel-cache)
+      --bm25-weight <w>       hybrid fusion weight of BM25 stored in the manifest
+      --term-match <m>        whole (default) or prefix matching of BM25 terms
+  harel-builder inspect <index> [--samples n] [--json]
+  harel-builder search <index> "<query>" [--mode bm25|vector|hybrid] [--domain d] [--k 10]
+                                       [--model-dir dir] [--json]
+  harel-builder eval <index> --questions <file> [--k 10] [--mode …] [--json <out>]
+                                       [--baseline] [--model-dir dir]
+  harel-builder fixture-embedder --out <dir>   write the tiny TEST embedder (not E5)
+
+Common options: --quiet (no progress), --help.
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'build':
+        return await (await import('./commands/build.ts')).buildCommand(rest);
+      case 'inspect':
+        return await (await import('./commands/inspect.ts')).inspectCommand(rest);
+      case 'search':
+        return await (await import('./commands/search.ts')).searchCommand(rest);
+      case 'eval':
+        return await (await import('./commands/eval.ts')).evalCommand(rest);
+      case 'fixture-embedder':
+        return await (await import('./commands/fixture-embedder.ts')).fixtureEmbedderCommand(rest);
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        process.stdout.write(USAGE);
+        return command === undefined ? 1 : 0;
+      case '--version':
+        process.stdout.write(`${BUILDER_VERSION}\n`);
+        return 0;
+      default:
+        process.stderr.write(`Unknown command "${command}".\n\n${USAGE}`);
+        return 2;
+    }
+  } catch (error) {
+    if (isHarelError(error)) {
+      process.stderr.write(`error [${error.code}]: ${error.message}\n`);
+      return error.code === 'BAD_ARGUMENT' ? 2 : 1;
+    }
+    if (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`error: ${error.message}\nRun "harel-builder --help" for usage.\n`);
+      return 2;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,93 @@
+/** `harel-builder build <input…> --out <dir>`: argument parsing and the summary; the work is in ../build/. */
+import { stat } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { createError } from '../../widget/core/errors.ts';
+import { buildIndex, type BuildSummary } from '../build/build-index.ts';
+import { createProgressReporter } from '../cli/progress.ts';
+import { DEFAULT_EMBEDDER } from '../embed/defaults.ts';
+
+function parseNumber(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < min || n > max) throw createError('BAD_ARGUMENT', `${name} must be a number from ${min} to ${max}, not "${value}".`);
+  return n;
+}
+
+export async function buildCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      out: { type: 'string', short: 'o' },
+      'no-embed': { type: 'boolean' },
+      embedder: { type: 'string' },
+      'model-dir': { type: 'string' },
+      'allow-remote': { type: 'boolean' },
+      dtype: { type: 'string' },
+      'max-tokens': { type: 'string' },
+      overlap: { type: 'string' },
+      'cache-dir': { type: 'string' },
+      'bm25-weight': { type: 'string' },
+      'term-match': { type: 'string' },
+      quiet: { type: 'boolean', short: 'q' },
+    },
+  });
+  if (positionals.length === 0) throw createError('BAD_ARGUMENT', 'build needs at least one input folder.');
+  if (!values.out) throw createError('BAD_ARGUMENT', 'build needs --out <dir>.');
+  for (const input of positionals) {
+    try {
+      await stat(input);
+    } catch {
+      throw createError('INPUT_NOT_FOUND', input);
+    }
+  }
+  const dtype = values.dtype ?? 'q8';
+  if (dtype !== 'q8' && dtype !== 'fp32') throw createError('BAD_ARGUMENT', `--dtype must be q8 or fp32, not "${dtype}".`);
+  const termMatch = values['term-match'];
+  if (termMatch !== undefined && termMatch !== 'whole' && termMatch !== 'prefix') {
+    throw createError('BAD_ARGUMENT', `--term-match must be whole or prefix, not "${termMatch}".`);
+  }
+  const progress = createProgressReporter({ quiet: Boolean(values.quiet) });
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  let summary: BuildSummary;
+  try {
+    summary = await buildIndex({
+      inputs: positionals,
+      outDir: values.out,
+      embed: !values['no-embed'],
+      embedder: values.embedder ?? DEFAULT_EMBEDDER,
+      modelDir: values['model-dir'],
+      allowRemote: Boolean(values['allow-remote']),
+      dtype,
+      maxTokens: parseNumber(values['max-tokens'], '--max-tokens', 350, 32, 512),
+      overlap: parseNumber(values.overlap, '--overlap', 0.15, 0, 0.5),
+      cacheDir: values['cache-dir'],
+      bm25Weight: values['bm25-weight'] === undefined ? undefined : parseNumber(values['bm25-weight'], '--bm25-weight', 0.5, 0, 1),
+      termMatch,
+      signal: controller.signal,
+      onProgress: progress.onProgress,
+      log: progress.log,
+    });
+  } finally {
+    progress.finish();
+    process.off('SIGINT', onSigint);
+  }
+  const lines = [
+    `index ${summary.manifest.buildId} written to ${values.out} in ${(summary.ms / 1000).toFixed(1)} s`,
+    `  ${summary.manifest.counts.documents} documents, ${summary.manifest.counts.pages} pages, ${summary.manifest.counts.chunks} chunks, ${(summary.bytes / 1024).toFixed(0)} KB (${(summary.bytes / Math.max(1, summary.manifest.counts.chunks)).toFixed(0)} bytes/chunk)`,
+    `  chunks vs previous build: ${summary.diff.added} added, ${summary.diff.removed} removed, ${summary.diff.kept} unchanged; ${summary.embedded} embedded, ${summary.embedCacheHits} from the embedding cache`,
+    summary.manifest.embedder ? `  embedder ${summary.manifest.embedder.id}${summary.manifest.embedder.fixture ? ' (test fixture)' : ''}` : '  BM25-only (no vectors)',
+  ];
+  if (summary.skipped.length) {
+    lines.push(`  skipped ${summary.skipped.length} file(s):`);
+    for (const s of summary.skipped) lines.push(`    - [${s.code}] ${s.reason}`);
+  }
+  if (summary.duplicates.length) {
+    lines.push(`  ${summary.duplicates.length} duplicate file(s) indexed once:`);
+    for (const s of summary.duplicates) lines.push(`    - ${s.reason}`);
+  }
+  process.stdout.write(lines.join('\n') + '\n');
+  return 0;
+}

@@ -1,0 +1,76 @@
+/** `harel-builder eval <index> --questions <file>`: retrieval metrics on a question set. */
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { createError } from '../../widget/core/errors.ts';
+import { Retriever, type SearchMode } from '../../widget/core/retrieval/retriever.ts';
+import { createProgressReporter } from '../cli/progress.ts';
+import { createPageBaseline, type BaselineTokenizer } from '../eval/baseline.ts';
+import { formatLevelRow, formatReport, TABLE_HEADER } from '../eval/format-report.ts';
+import { loadQuestions } from '../eval/questions.ts';
+import { runEval, type EvalReport } from '../eval/run-eval.ts';
+import { readIndexFolder } from '../read-index-folder.ts';
+import { embedQuery, loadQueryEmbedder } from './query-embedder.ts';
+import { parseMode, parsePositiveInt } from './search.ts';
+
+export async function evalCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      questions: { type: 'string', multiple: true },
+      k: { type: 'string' },
+      mode: { type: 'string' },
+      json: { type: 'string' },
+      baseline: { type: 'boolean' },
+      'no-route': { type: 'boolean' },
+      'bm25-weight': { type: 'string' },
+      'model-dir': { type: 'string' },
+      'allow-remote': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+    },
+  });
+  const [indexDir] = positionals;
+  if (!indexDir || !values.questions?.length) throw createError('BAD_ARGUMENT', 'eval needs an index folder and --questions <file>.');
+  const k = parsePositiveInt(values.k, '--k', 10);
+  const progress = createProgressReporter({ quiet: Boolean(values.quiet) });
+  const index = await readIndexFolder(indexDir, { onProgress: progress.onProgress });
+  progress.finish();
+  const retriever = new Retriever(index);
+  const mode: SearchMode = parseMode(values.mode, index.vectors ? 'hybrid' : 'bm25');
+  const bm25Weight = values['bm25-weight'] === undefined ? undefined : Number(values['bm25-weight']);
+  const embedder = await loadQueryEmbedder(index, { mode, modelDir: values['model-dir'], allowRemote: values['allow-remote'] });
+
+  const out: Record<string, { report: EvalReport; baselines?: Record<string, EvalReport> }> = {};
+  for (const file of values.questions) {
+    const questions = await loadQuestions(file);
+    const report = await runEval(
+      questions,
+      async (q) => retriever.search(q, { mode, k, route: !values['no-route'], queryVector: await embedQuery(embedder, q), bm25Weight }),
+      { k, mode, onProgress: progress.onProgress },
+    );
+    progress.finish();
+    process.stdout.write(`\n== ${file}\n${formatReport(report, 'harel-chat')}\n`);
+    const entry: { report: EvalReport; baselines?: Record<string, EvalReport> } = { report };
+    if (values.baseline) {
+      entry.baselines = {};
+      const rows = [TABLE_HEADER, formatLevelRow('harel-chat', report.answerable, report.file, report.page)];
+      for (const tokenizer of ['orama-default', 'project'] as BaselineTokenizer[]) {
+        const baseline = await createPageBaseline(index, tokenizer);
+        const b = await runEval(questions, async (q) => baseline(q, k), { k, mode: 'bm25' });
+        entry.baselines[tokenizer] = b;
+        rows.push(formatLevelRow(`page BM25, ${tokenizer} tok.`, b.answerable, b.file, b.page));
+      }
+      process.stdout.write(`\nbaselines (page-level BM25 over the same pages):\n${rows.join('\n')}\n`);
+    }
+    out[file] = entry;
+  }
+  await embedder?.dispose();
+  if (values.json) {
+    const files = Object.keys(out);
+    // One question file: the report itself (keys questions/file/page/routing at the top level).
+    const json = files.length === 1 ? { ...out[files[0]].report, baselines: out[files[0]].baselines } : out;
+    await writeFile(values.json, JSON.stringify(json, null, 2) + '\n');
+    process.stderr.write(`wrote ${values.json}\n`);
+  }
+  return 0;
+}

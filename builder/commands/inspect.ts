@@ -1,0 +1,54 @@
+/** `harel-builder inspect <index>`: counts, sizes, per-domain and per-language tables, samples. */
+import { parseArgs } from 'node:util';
+import { createError } from '../../widget/core/errors.ts';
+import { readIndexFolder } from '../read-index-folder.ts';
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+export async function inspectCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { samples: { type: 'string' }, json: { type: 'boolean' }, quiet: { type: 'boolean' } },
+  });
+  const [dir] = positionals;
+  if (!dir) throw createError('BAD_ARGUMENT', 'inspect needs an index folder.');
+  const index = await readIndexFolder(dir);
+  const { manifest, chunks, documents } = index;
+  if (values.json) {
+    process.stdout.write(JSON.stringify(manifest, null, 2) + '\n');
+    return 0;
+  }
+  const out: string[] = [];
+  out.push(`index ${manifest.buildId}  format ${manifest.format} v${manifest.formatVersion}  built ${manifest.createdAt}`);
+  out.push(`builder ${manifest.builderVersion}, tokenizer ${manifest.tokenizerVersion}`);
+  const e = manifest.embedder;
+  out.push(e ? `embedder ${e.id}${e.fixture ? ' (TEST FIXTURE, not a real embedder)' : ''}, ${e.dimensions} dims, ${e.quantization}` : 'embedder: none (BM25-only)');
+  out.push(`${manifest.counts.documents} documents, ${manifest.counts.pages} pages, ${manifest.counts.chunks} chunks`);
+  out.push(`retrieval defaults: bm25Weight ${manifest.retrieval.bm25Weight}, routeMinConfidence ${manifest.retrieval.routeMinConfidence}`);
+  out.push('', 'files:');
+  let total = 0;
+  for (const [role, f] of Object.entries(manifest.files)) {
+    total += f!.bytes;
+    out.push(`  ${role.padEnd(10)} ${f!.path.padEnd(20)} ${kb(f!.bytes).padStart(10)} (raw ${kb(f!.rawBytes)})  sha256 ${f!.sha256.slice(0, 12)}…`);
+  }
+  out.push(`  total ${kb(total)}, ${(total / Math.max(1, chunks.length)).toFixed(0)} bytes per chunk`);
+  out.push('', 'by domain:        docs  chunks');
+  for (const [d, c] of Object.entries(manifest.counts.byDomain).sort()) out.push(`  ${d.padEnd(24)} ${String(c.documents).padStart(4)} ${String(c.chunks).padStart(7)}`);
+  out.push('', 'by language:      docs  chunks');
+  for (const [l, c] of Object.entries(manifest.counts.byLang)) out.push(`  ${l.padEnd(24)} ${String(c!.documents).padStart(4)} ${String(c!.chunks).padStart(7)}`);
+  const samples = Number(values.samples ?? 3);
+  if (samples > 0 && chunks.length > 0) {
+    out.push('', `sample chunks (${samples}):`);
+    const step = Math.max(1, Math.floor(chunks.length / samples));
+    for (let n = 0, i = 0; n < samples && i < chunks.length; n++, i += step) {
+      const c = chunks[i];
+      const d = documents[c.doc];
+      out.push(`  [${c.id}] ${d.file} p.${c.page}${c.clause ? ` §${c.clause}` : ''} ${c.sectionPath.join(' › ')} (${c.tokens} tokens)`);
+      out.push(`    ${c.text.replace(/\s+/g, ' ').slice(0, 160)}`);
+    }
+  }
+  process.stdout.write(out.join('\n') + '\n');
+  return 0;
+}
+

@@ -1,0 +1,32 @@
+/**
+ * Loads the embedder an index was built with, for embedding queries (`query: ` prefix) in the
+ * CLI's search and eval. Returns null when the index has no vectors or the mode needs none.
+ */
+import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
+import type { SearchMode } from '../../widget/core/retrieval/retriever.ts';
+import { loadEmbedder, type Embedder } from '../embed/embedder.ts';
+
+export interface QueryEmbedderOptions {
+  mode: SearchMode;
+  modelDir?: string;
+  allowRemote?: boolean;
+  dtype?: 'fp32' | 'q8';
+}
+
+export async function loadQueryEmbedder(index: LoadedIndex, options: QueryEmbedderOptions): Promise<Embedder | null> {
+  const info = index.manifest.embedder;
+  if (!info || options.mode === 'bm25' || !index.vectors) return null;
+  return loadEmbedder({
+    model: info.id,
+    modelDir: options.modelDir,
+    allowRemote: options.allowRemote ?? false,
+    dtype: options.dtype,
+    prefix: info.queryPrefix,
+  });
+}
+
+export async function embedQuery(embedder: Embedder | null, query: string): Promise<Float32Array | null> {
+  if (!embedder) return null;
+  const [vector] = await embedder.embed([query]);
+  return vector;
+}

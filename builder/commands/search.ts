@@ -1,0 +1,72 @@
+/** `harel-builder search <index> "<query>"`: the shared retrieval pipeline, from the terminal. */
+import { parseArgs } from 'node:util';
+import { createError } from '../../widget/core/errors.ts';
+import { Retriever, type SearchMode } from '../../widget/core/retrieval/retriever.ts';
+import { readIndexFolder } from '../read-index-folder.ts';
+import { embedQuery, loadQueryEmbedder } from './query-embedder.ts';
+
+export function parseMode(value: string | undefined, fallback: SearchMode): SearchMode {
+  if (value === undefined) return fallback;
+  if (value === 'bm25' || value === 'vector' || value === 'hybrid') return value;
+  throw createError('BAD_ARGUMENT', `--mode must be bm25, vector or hybrid, not "${value}".`);
+}
+
+export function parsePositiveInt(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw createError('BAD_ARGUMENT', `${name} must be a positive integer, not "${value}".`);
+  return n;
+}
+
+export async function searchCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      mode: { type: 'string' },
+      domain: { type: 'string' },
+      k: { type: 'string' },
+      'model-dir': { type: 'string' },
+      'allow-remote': { type: 'boolean' },
+      'no-route': { type: 'boolean' },
+      json: { type: 'boolean' },
+      quiet: { type: 'boolean' },
+    },
+  });
+  const [indexDir, ...words] = positionals;
+  const query = words.join(' ').trim();
+  if (!indexDir || !query) throw createError('BAD_ARGUMENT', 'search needs an index folder and a query.');
+  const index = await readIndexFolder(indexDir);
+  const retriever = new Retriever(index);
+  const defaultMode: SearchMode = index.vectors ? 'hybrid' : 'bm25';
+  const mode = parseMode(values.mode, defaultMode);
+  const embedder = await loadQueryEmbedder(index, { mode, modelDir: values['model-dir'], allowRemote: values['allow-remote'] });
+  const queryVector = await embedQuery(embedder, query);
+  const result = retriever.search(query, {
+    mode,
+    k: parsePositiveInt(values.k, '--k', 10),
+    domain: values.domain ?? null,
+    route: !values['no-route'],
+    queryVector,
+  });
+  await embedder?.dispose();
+  if (values.json) {
+    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    return 0;
+  }
+  const route = result.route
+    ? `routed to ${result.route.domain ?? '—'} (confidence ${result.route.confidence.toFixed(2)})${result.domainFilter ? ', filtered' : ', not filtered'}`
+    : 'no router';
+  process.stdout.write(`mode ${result.mode}; ${values.domain ? `domain ${values.domain}` : route}\n\n`);
+  for (const hit of result.hits) {
+    const section = hit.sectionPath.length ? ` › ${hit.sectionPath.join(' › ')}` : '';
+    const parts = [hit.bm25 !== null ? `bm25 ${hit.bm25.toFixed(2)}` : '', hit.vector !== null ? `cos ${hit.vector.toFixed(3)}` : '']
+      .filter(Boolean)
+      .join(', ');
+    process.stdout.write(`${hit.rank}. ${hit.score.toFixed(3)} (${parts}) ${hit.file} p.${hit.page}${hit.clause ? ` §${hit.clause}` : ''}\n`);
+    process.stdout.write(`   ${hit.title}${section}\n`);
+    process.stdout.write(`   ${hit.text.replace(/\s+/g, ' ').slice(0, 200)}\n\n`);
+  }
+  if (result.hits.length === 0) process.stdout.write('No passage matched.\n');
+  return 0;
+}

@@ -1,0 +1,6 @@
+/** Embedder ids the builder knows by name. */
+export const DEFAULT_EMBEDDER = 'Xenova/multilingual-e5-small';
+/** The tiny model tests/fixtures writes: a test fixture, never presented as E5. */
+export const FIXTURE_EMBEDDER = 'fixture/tiny-embedder';
+export const PASSAGE_PREFIX = 'passage: ';
+export const QUERY_PREFIX = 'query: ';

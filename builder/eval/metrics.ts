@@ -1,0 +1,90 @@
+/**
+ * Retrieval metrics over ranked lists: hit@k and reciprocal rank at file level and at
+ * file+page level. Pure functions, shared by the Node eval and the browser eval.
+ *
+ * A question is hit when its FIRST fact is found (any ref of its `any_of`); a ref with page
+ * null is found by any page of its file.
+ */
+import type { EvalQuestion, SourceRef } from './questions.ts';
+
+export interface RankedPage {
+  file: string;
+  page: number;
+}
+
+export const CUTOFFS = [1, 5, 10] as const;
+
+export interface LevelMetrics {
+  'hit@1': number;
+  'hit@5': number;
+  'hit@10': number;
+  mrr: number;
+}
+
+export interface QuestionScore {
+  id: string;
+  /** 1-based rank of the first distinct file / page that establishes the first fact; null if absent. */
+  fileRank: number | null;
+  pageRank: number | null;
+}
+
+function refMatchesPage(ref: SourceRef, page: RankedPage): boolean {
+  return ref.file === page.file && (ref.page === null || ref.page === page.page);
+}
+
+/** Rank (1-based) of the first page establishing the fact, counting distinct pages. */
+export function pageRank(fact: readonly SourceRef[], ranked: readonly RankedPage[]): number | null {
+  for (let i = 0; i < ranked.length; i++) if (fact.some((ref) => refMatchesPage(ref, ranked[i]))) return i + 1;
+  return null;
+}
+
+/** Rank (1-based) of the first file establishing the fact, counting distinct files. */
+export function fileRank(fact: readonly SourceRef[], ranked: readonly RankedPage[]): number | null {
+  const files: string[] = [];
+  for (const p of ranked) if (!files.includes(p.file)) files.push(p.file);
+  const wanted = new Set(fact.map((r) => r.file));
+  const i = files.findIndex((f) => wanted.has(f));
+  return i < 0 ? null : i + 1;
+}
+
+export function scoreQuestion(question: EvalQuestion, ranked: readonly RankedPage[]): QuestionScore {
+  const fact = question.facts[0] ?? [];
+  return { id: question.id, fileRank: fileRank(fact, ranked), pageRank: pageRank(fact, ranked) };
+}
+
+export function aggregate(ranks: readonly (number | null)[]): LevelMetrics {
+  const n = ranks.length || 1;
+  const hit = (k: number) => ranks.filter((r) => r !== null && r <= k).length / n;
+  const mrr = ranks.reduce<number>((sum, r) => sum + (r === null ? 0 : 1 / r), 0) / n;
+  return { 'hit@1': hit(1), 'hit@5': hit(5), 'hit@10': hit(10), mrr };
+}
+
+export interface GroupMetrics {
+  questions: number;
+  file: LevelMetrics;
+  page: LevelMetrics;
+}
+
+export function groupMetrics(scores: readonly QuestionScore[]): GroupMetrics {
+  return {
+    questions: scores.length,
+    file: aggregate(scores.map((s) => s.fileRank)),
+    page: aggregate(scores.map((s) => s.pageRank)),
+  };
+}
+
+/** Metrics per value of a question attribute (domain, difficulty…), sorted by key. */
+export function metricsBy(
+  questions: readonly EvalQuestion[],
+  scores: readonly QuestionScore[],
+  key: (q: EvalQuestion) => string | null,
+): Record<string, GroupMetrics> {
+  const groups = new Map<string, QuestionScore[]>();
+  questions.forEach((q, i) => {
+    const k = key(q) ?? '(none)';
+    const list = groups.get(k);
+    if (list) list.push(scores[i]);
+    else groups.set(k, [scores[i]]);
+  });
+  return Object.fromEntries([...groups.keys()].sort().map((k) => [k, groupMetrics(groups.get(k)!)]));
+}

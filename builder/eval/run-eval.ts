@@ -1,0 +1,123 @@
+/**
+ * Runs a question set through the shared retrieval pipeline and scores it. The same function
+ * serves the CLI's `eval` and tests; the browser eval scores the widget's ranked passages with
+ * the same metrics module.
+ */
+import type { RouteResult } from '../../widget/core/retrieval/route.ts';
+import { rankedPages, type SearchMode } from '../../widget/core/retrieval/retriever.ts';
+import { throwIfAborted } from '../../widget/core/errors.ts';
+import type { WorkOptions } from '../../widget/core/schema.ts';
+import { groupMetrics, metricsBy, scoreQuestion, type GroupMetrics, type LevelMetrics, type RankedPage } from './metrics.ts';
+import type { EvalQuestion } from './questions.ts';
+
+export interface RoutingMetrics {
+  /** Share of questions with a domain whose top routed domain is right (confident or not). */
+  accuracy: number;
+  /** Share of questions routed with enough confidence to filter retrieval. */
+  coverage: number;
+  /** Accuracy among the confidently routed ones: how often the filter is right. */
+  confidentAccuracy: number;
+  evaluated: number;
+}
+
+export interface QuestionRecord {
+  id: string;
+  question: string;
+  domain: string | null;
+  difficulty: string | null;
+  answerable: boolean;
+  fileRank: number | null;
+  pageRank: number | null;
+  routed: { domain: string | null; confidence: number; filtered: boolean } | null;
+  ranked: { file: string; page: number; score: number; chunkId: string }[];
+  ms: number;
+}
+
+export interface EvalReport {
+  questions: number;
+  answerable: number;
+  unanswerable: number;
+  mode: SearchMode;
+  k: number;
+  file: LevelMetrics;
+  page: LevelMetrics;
+  routing: RoutingMetrics;
+  byDomain: Record<string, GroupMetrics>;
+  byDifficulty: Record<string, GroupMetrics>;
+  latencyMs: { p50: number; p95: number };
+  perQuestion: QuestionRecord[];
+}
+
+/** What scoring needs of a search: the Retriever's SearchResult satisfies it, and so do baselines. */
+export interface EvalSearchResult {
+  route: RouteResult | null;
+  domainFilter: string | null;
+  hits: readonly { file: string; page: number; score: number; chunkId: string }[];
+}
+
+/** Searches one question; the caller owns embedding and the mode. */
+export type SearchFn = (question: string) => Promise<EvalSearchResult>;
+
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return 0;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export async function runEval(
+  questions: readonly EvalQuestion[],
+  searchFn: SearchFn,
+  options: WorkOptions & { k: number; mode: SearchMode },
+): Promise<EvalReport> {
+  const records: QuestionRecord[] = [];
+  let done = 0;
+  for (const q of questions) {
+    throwIfAborted(options.signal);
+    const start = performance.now();
+    const result = await searchFn(q.question);
+    const ms = performance.now() - start;
+    const ranked: RankedPage[] = rankedPages(result.hits);
+    const score = q.answerable ? scoreQuestion(q, ranked) : { fileRank: null, pageRank: null };
+    records.push({
+      id: q.id,
+      question: q.question,
+      domain: q.domain,
+      difficulty: q.difficulty,
+      answerable: q.answerable,
+      fileRank: score.fileRank,
+      pageRank: score.pageRank,
+      routed: result.route
+        ? { domain: result.route.domain, confidence: result.route.confidence, filtered: result.domainFilter !== null }
+        : null,
+      ranked: result.hits.map((h) => ({ file: h.file, page: h.page, score: h.score, chunkId: h.chunkId })),
+      ms,
+    });
+    options.onProgress?.({ step: 'eval', done: ++done, total: questions.length, detail: q.id });
+  }
+  const answerable = records.filter((r) => r.answerable);
+  const answerableQuestions = questions.filter((q) => q.answerable);
+  const scores = answerable.map((r) => ({ id: r.id, fileRank: r.fileRank, pageRank: r.pageRank }));
+  const overall = groupMetrics(scores);
+  const routedRecords = records.filter((r) => r.domain && r.routed);
+  const confident = routedRecords.filter((r) => r.routed!.filtered);
+  const share = (n: number, d: number) => (d === 0 ? 0 : n / d);
+  return {
+    questions: records.length,
+    answerable: answerable.length,
+    unanswerable: records.length - answerable.length,
+    mode: options.mode,
+    k: options.k,
+    file: overall.file,
+    page: overall.page,
+    routing: {
+      accuracy: share(routedRecords.filter((r) => r.routed!.domain === r.domain).length, routedRecords.length),
+      coverage: share(confident.length, routedRecords.length),
+      confidentAccuracy: share(confident.filter((r) => r.routed!.domain === r.domain).length, confident.length),
+      evaluated: routedRecords.length,
+    },
+    byDomain: metricsBy(answerableQuestions, scores, (q) => q.domain),
+    byDifficulty: metricsBy(answerableQuestions, scores, (q) => q.difficulty),
+    latencyMs: { p50: percentile(records.map((r) => r.ms), 50), p95: percentile(records.map((r) => r.ms), 95) },
+    perQuestion: records,
+  };
+}

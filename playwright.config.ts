@@ -1,0 +1,24 @@
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from './tests/support/chromium.ts';
+
+const PORT = Number(process.env.E2E_PORT ?? 4178);
+
+export default defineConfig({
+  testDir: 'tests/e2e',
+  timeout: 60_000,
+  workers: 1,
+  reporter: process.env.CI ? 'list' : 'line',
+  globalSetup: './tests/e2e/global-setup.ts',
+  use: {
+    baseURL: `http://localhost:${PORT}`,
+    browserName: 'chromium',
+    launchOptions: { executablePath: findChromium(), args: CHROMIUM_ARGS },
+  },
+  webServer: {
+    command: `npx vite --config vite.config.ts --port ${PORT} --strictPort`,
+    url: `http://localhost:${PORT}/`,
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+    env: { HAREL_INDEX_DIR: 'demo/.generated/index' },
+  },
+});

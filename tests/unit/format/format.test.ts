@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { decodeChunkStore, encodeChunkStore } from '../../../widget/core/format/chunk-store.ts';
+import { gunzip, gzip, sha256Hex } from '../../../widget/core/format/bytes.ts';
+import { parseManifest, INDEX_FORMAT, INDEX_FORMAT_VERSION } from '../../../widget/core/format/manifest.ts';
+import { decodeVectorTable, encodeVectorTable } from '../../../widget/core/format/vector-file.ts';
+import { isHarelError } from '../../../widget/core/errors.ts';
+import type { Chunk } from '../../../widget/core/schema.ts';
+
+const chunk = (i: number, over: Partial<Chunk> = {}): Chunk => ({
+  id: `id${i}`,
+  doc: i % 2,
+  page: i + 1,
+  sectionPath: ['פרק ב', i % 2 ? 'כיסויים' : 'חריגים'],
+  clause: i % 3 === 0 ? null : `3.${i}`,
+  parentId: `p${i % 2}`,
+  text: `טקסט ${i} with English`,
+  tokens: 10 + i,
+  ...over,
+});
+
+describe('chunk store', () => {
+  it('round-trips chunks, sharing repeated headings in one string table', () => {
+    const chunks = Array.from({ length: 6 }, (_, i) => chunk(i));
+    const json = encodeChunkStore(chunks);
+    expect(json.strings.filter((s) => s === 'פרק ב')).toHaveLength(1);
+    expect(decodeChunkStore(JSON.parse(JSON.stringify(json)))).toEqual(chunks);
+  });
+
+  it('rejects a store whose columns disagree in length', () => {
+    const json = encodeChunkStore([chunk(0), chunk(1)]);
+    json.text.pop();
+    expect(() => decodeChunkStore(json)).toThrowError(/column text/);
+  });
+});
+
+describe('vector file', () => {
+  it('round-trips int8 vectors and scales', () => {
+    const table = { count: 3, dim: 4, scales: new Float32Array([0.5, 0.25, 1]), data: new Int8Array([1, -2, 3, -4, 127, -127, 0, 5, 9, 9, 9, 9]) };
+    const back = decodeVectorTable(encodeVectorTable(table));
+    expect(back.count).toBe(3);
+    expect(back.dim).toBe(4);
+    expect([...back.scales]).toEqual([0.5, 0.25, 1]);
+    expect([...back.data]).toEqual([...table.data]);
+  });
+
+  it('rejects a truncated file', () => {
+    const bytes = encodeVectorTable({ count: 2, dim: 2, scales: new Float32Array([1, 1]), data: new Int8Array([1, 2, 3, 4]) });
+    expect(() => decodeVectorTable(bytes.slice(0, bytes.length - 1))).toThrowError(/expected 24 bytes/);
+  });
+});
+
+describe('bytes', () => {
+  it('gzips and gunzips with the web streams both Node and browsers have', async () => {
+    const text = new TextEncoder().encode('ביטוח רכב '.repeat(100));
+    const packed = await gzip(text);
+    expect(packed.length).toBeLessThan(text.length / 5);
+    expect(new TextDecoder().decode(await gunzip(packed))).toBe('ביטוח רכב '.repeat(100));
+  });
+
+  it('hashes with SubtleCrypto', async () => {
+    expect(await sha256Hex(new TextEncoder().encode('abc'))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+});
+
+describe('manifest', () => {
+  const base = { format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, buildId: 'b', files: { documents: {}, chunks: {}, bm25: {} } };
+
+  it('accepts a valid manifest and fills retrieval defaults', () => {
+    expect(parseManifest(base).retrieval.bm25Weight).toBeGreaterThan(0);
+  });
+
+  it('refuses another format version with a code that says to rebuild', () => {
+    try {
+      parseManifest({ ...base, formatVersion: 99 });
+      expect.unreachable();
+    } catch (error) {
+      expect(isHarelError(error, 'INDEX_FORMAT_UNSUPPORTED')).toBe(true);
+      expect((error as Error).message).toMatch(/Rebuild/);
+    }
+  });
+
+  it('refuses a manifest that lists no chunk file', () => {
+    expect(() => parseManifest({ ...base, files: { documents: {}, bm25: {} } })).toThrowError(/chunks/);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * The index manifest: the one file a reader fetches first. It names every other file of the
+ * build with its size and sha256, so a reader can verify what it downloads and a cache can tell
+ * whether it already holds this build.
+ */
+import { createError } from '../errors.ts';
+import type { Lang } from '../schema.ts';
+
+export const INDEX_FORMAT = 'harel-chat-index';
+/** Bump on any incompatible change of a file's layout; readers refuse other majors. */
+export const INDEX_FORMAT_VERSION = 1;
+
+/** Logical names of the files of an index build. */
+export type IndexFileRole = 'documents' | 'chunks' | 'bm25' | 'vectors' | 'router';
+
+export interface IndexFileEntry {
+  /** File name inside the index folder. */
+  path: string;
+  /** Encoding on disk; readers undo it with DecompressionStream. */
+  encoding: 'gzip';
+  /** Bytes on disk (compressed). */
+  bytes: number;
+  /** Bytes after decompression. */
+  rawBytes: number;
+  /** Hex sha256 of the bytes on disk. */
+  sha256: string;
+}
+
+export interface EmbedderInfo {
+  /** Model id, e.g. 'Xenova/multilingual-e5-small' (or the test fixture 'fixture/tiny-embedder'). */
+  id: string;
+  dimensions: number;
+  /** Vectors are stored int8 with one float32 scale per vector. */
+  quantization: 'int8-per-vector-scale';
+  passagePrefix: string;
+  queryPrefix: string;
+  /** Whether the model is a test fixture rather than a real embedder. */
+  fixture: boolean;
+}
+
+export interface CountTable {
+  documents: number;
+  chunks: number;
+}
+
+export interface IndexManifest {
+  format: typeof INDEX_FORMAT;
+  formatVersion: number;
+  /** Content address of the build: equal files give an equal id. */
+  buildId: string;
+  createdAt: string;
+  builderVersion: string;
+  tokenizerVersion: string;
+  embedder: EmbedderInfo | null;
+  counts: {
+    documents: number;
+    chunks: number;
+    pages: number;
+    byDomain: Record<string, CountTable>;
+    byLang: Partial<Record<Lang, CountTable>>;
+  };
+  /** Retrieval defaults tuned for this build (fusion weights and the like). */
+  retrieval: RetrievalDefaults;
+  files: Partial<Record<IndexFileRole, IndexFileEntry>>;
+}
+
+export interface RetrievalDefaults {
+  /** Weight of the normalised BM25 score in hybrid fusion; the vector side gets 1 - bm25Weight. */
+  bm25Weight: number;
+  /** Router confidence above which retrieval is filtered to the routed domain. */
+  routeMinConfidence: number;
+  /**
+   * How query terms meet indexed terms: 'whole' (ordinary BM25) or 'prefix' (Orama's default: a
+   * query term also matches longer indexed terms it starts). Fixed at build time: the indexed
+   * terms differ.
+   */
+  termMatch: 'whole' | 'prefix';
+}
+
+export const DEFAULT_RETRIEVAL: RetrievalDefaults = { bm25Weight: 0.5, routeMinConfidence: 0.6, termMatch: 'whole' };
+
+/** Validates a parsed manifest; throws INDEX_FORMAT_UNSUPPORTED / INDEX_CORRUPT with what to do. */
+export function parseManifest(json: unknown, source = 'manifest.json'): IndexManifest {
+  if (typeof json !== 'object' || json === null) throw createError('INDEX_CORRUPT', source, 'not a JSON object');
+  const m = json as Partial<IndexManifest>;
+  if (m.format !== INDEX_FORMAT) throw createError('INDEX_CORRUPT', source, `format is ${String(m.format)}, expected ${INDEX_FORMAT}`);
+  if (m.formatVersion !== INDEX_FORMAT_VERSION) {
+    throw createError('INDEX_FORMAT_UNSUPPORTED', String(m.formatVersion), String(INDEX_FORMAT_VERSION));
+  }
+  if (typeof m.buildId !== 'string' || !m.files || typeof m.files !== 'object') {
+    throw createError('INDEX_CORRUPT', source, 'buildId or files missing');
+  }
+  for (const role of ['documents', 'chunks', 'bm25'] as const) {
+    if (!m.files[role]) throw createError('INDEX_CORRUPT', source, `the ${role} file is not listed`);
+  }
+  return { ...m, retrieval: { ...DEFAULT_RETRIEVAL, ...m.retrieval } } as IndexManifest;
+}

@@ -1,0 +1,101 @@
+/**
+ * Reads an index build from any byte source (a folder in Node, HTTP or IndexedDB in a browser),
+ * verifying each file's size and sha256 against the manifest before decoding it.
+ */
+import { createError, throwIfAborted } from '../errors.ts';
+import type { Chunk, IndexedDocument, WorkOptions } from '../schema.ts';
+import { decodeJson, gunzip, sha256Hex } from './bytes.ts';
+import { decodeChunkStore, type ChunkStoreJson } from './chunk-store.ts';
+import { parseManifest, type IndexFileEntry, type IndexFileRole, type IndexManifest } from './manifest.ts';
+import { decodeVectorTable, type VectorTable } from './vector-file.ts';
+import type { RawData } from '@orama/orama';
+import type { RouterModel } from '../retrieval/route.ts';
+
+/** Where index files come from. Paths are relative to the index folder. */
+export interface IndexFileSource {
+  read(path: string, signal?: AbortSignal): Promise<Uint8Array>;
+}
+
+export interface LoadedIndex {
+  manifest: IndexManifest;
+  documents: IndexedDocument[];
+  chunks: Chunk[];
+  /** Orama's saved state of the BM25 index (documents stripped to ids). */
+  bm25: RawData;
+  vectors: VectorTable | null;
+  router: RouterModel | null;
+}
+
+export async function readManifest(source: IndexFileSource, signal?: AbortSignal): Promise<IndexManifest> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await source.read('manifest.json', signal);
+  } catch (error) {
+    throw createError('INDEX_NOT_FOUND', 'manifest.json');
+  }
+  try {
+    return parseManifest(decodeJson(bytes));
+  } catch (error) {
+    if (error instanceof SyntaxError) throw createError('INDEX_CORRUPT', 'manifest.json', error.message);
+    throw error;
+  }
+}
+
+/** Checks size and hash of a file's bytes as stored, then decompresses them. */
+export async function verifyAndInflate(entry: IndexFileEntry, stored: Uint8Array): Promise<Uint8Array> {
+  if (stored.byteLength !== entry.bytes) {
+    throw createError('INDEX_INTEGRITY', entry.path, `expected ${entry.bytes} bytes, got ${stored.byteLength}`);
+  }
+  const hash = await sha256Hex(stored);
+  if (hash !== entry.sha256) throw createError('INDEX_INTEGRITY', entry.path, 'sha256 mismatch');
+  try {
+    return await gunzip(stored);
+  } catch (error) {
+    throw createError('INDEX_CORRUPT', entry.path, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** Decodes the inflated files of a build into typed values. */
+export function decodeIndexFiles(manifest: IndexManifest, raw: Partial<Record<IndexFileRole, Uint8Array>>): LoadedIndex {
+  const json = <T>(role: IndexFileRole): T => {
+    const bytes = raw[role];
+    if (!bytes) throw createError('INDEX_CORRUPT', role, 'file missing');
+    try {
+      return decodeJson<T>(bytes);
+    } catch (error) {
+      throw createError('INDEX_CORRUPT', manifest.files[role]?.path ?? role, error instanceof Error ? error.message : String(error));
+    }
+  };
+  const chunks = decodeChunkStore(json<ChunkStoreJson>('chunks'), manifest.files.chunks?.path);
+  const vectors = raw.vectors ? decodeVectorTable(raw.vectors, manifest.files.vectors?.path) : null;
+  if (vectors && vectors.count !== chunks.length) {
+    throw createError('INDEX_CORRUPT', manifest.files.vectors?.path ?? 'vectors', `${vectors.count} vectors for ${chunks.length} chunks`);
+  }
+  return {
+    manifest,
+    documents: json<IndexedDocument[]>('documents'),
+    chunks,
+    bm25: json<RawData>('bm25'),
+    vectors,
+    router: raw.router ? json<RouterModel>('router') : null,
+  };
+}
+
+/** Reads, verifies and decodes a whole build. */
+export async function readIndex(source: IndexFileSource, options: WorkOptions = {}): Promise<LoadedIndex> {
+  const { signal, onProgress } = options;
+  const manifest = await readManifest(source, signal);
+  const entries = Object.entries(manifest.files) as [IndexFileRole, IndexFileEntry][];
+  const total = entries.reduce((sum, [, e]) => sum + e.bytes, 0);
+  let done = 0;
+  const raw: Partial<Record<IndexFileRole, Uint8Array>> = {};
+  for (const [role, entry] of entries) {
+    throwIfAborted(signal);
+    onProgress?.({ step: 'load', done, total, detail: entry.path });
+    const stored = await source.read(entry.path, signal);
+    raw[role] = await verifyAndInflate(entry, stored);
+    done += entry.bytes;
+  }
+  onProgress?.({ step: 'load', done, total });
+  return decodeIndexFiles(manifest, raw);
+}

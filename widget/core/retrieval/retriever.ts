@@ -1,0 +1,163 @@
+/**
+ * The retrieval pipeline shared by the builder's `search`/`eval` (Node) and the widget's search
+ * worker (browser): route → BM25 and/or vectors → fuse → rank. Query embedding is done by the
+ * caller (Node and browsers load the embedder differently) and passed in as a vector.
+ */
+import type { Tokenizer } from '@orama/orama';
+import type { LoadedIndex } from '../format/read-index.ts';
+import type { RetrievalDefaults } from '../format/manifest.ts';
+import type { Chunk, IndexedDocument } from '../schema.ts';
+import { createOramaTokenizer } from '../tokenizer/index.ts';
+import { restoreBm25, searchBm25, type Bm25Database } from './bm25.ts';
+import { fuseScores, type FusedHit } from './fuse.ts';
+import { routeQuery, type RouteResult } from './route.ts';
+import { searchVectors } from './vector-search.ts';
+
+export type SearchMode = 'bm25' | 'vector' | 'hybrid';
+
+export interface SearchOptions {
+  mode?: SearchMode;
+  k?: number;
+  /** A fixed domain (the site owner's or the CLI's --domain): skips routing. */
+  domain?: string | null;
+  /** Route the query and filter by domain when the router is confident. Default true. */
+  route?: boolean;
+  /** The query's embedding (with the embedder's query prefix); required for vector and hybrid. */
+  queryVector?: Float32Array | null;
+  /** Override the build's tuned BM25 weight in hybrid fusion. */
+  bm25Weight?: number;
+  /** Override the build's router threshold. */
+  routeMinConfidence?: number;
+}
+
+export interface RetrievedPassage extends FusedHit {
+  rank: number;
+  chunkId: string;
+  file: string;
+  page: number;
+  title: string;
+  url: string | null;
+  domain: string;
+  sectionPath: string[];
+  clause: string | null;
+  text: string;
+}
+
+export interface SearchResult {
+  query: string;
+  /** The mode actually used: vector modes fall back to BM25 without a query vector or vectors. */
+  mode: SearchMode;
+  route: RouteResult | null;
+  /** The domain retrieval was filtered to, or null for the whole index. */
+  domainFilter: string | null;
+  hits: RetrievedPassage[];
+}
+
+/** The tokenizer a build's BM25 index was written with. */
+export function bm25Tokenizer(retrieval: Pick<RetrievalDefaults, 'termMatch'>): Tokenizer {
+  return createOramaTokenizer({ wholeTerms: retrieval.termMatch === 'whole' });
+}
+
+/** How many candidates each side contributes to fusion, relative to k. */
+const CANDIDATE_FACTOR = 5;
+const MIN_CANDIDATES = 50;
+
+export class Retriever {
+  readonly index: LoadedIndex;
+  private readonly db: Bm25Database;
+
+  constructor(index: LoadedIndex, tokenizer: Tokenizer = bm25Tokenizer(index.manifest.retrieval)) {
+    this.index = index;
+    this.db = restoreBm25(index.bm25, tokenizer);
+  }
+
+  get hasVectors(): boolean {
+    return this.index.vectors !== null;
+  }
+
+  route(query: string): RouteResult | null {
+    return this.index.router ? routeQuery(this.index.router, query) : null;
+  }
+
+  search(query: string, options: SearchOptions = {}): SearchResult {
+    const k = options.k ?? 10;
+    const defaults = this.index.manifest.retrieval;
+    let mode: SearchMode = options.mode ?? (this.hasVectors && options.queryVector ? 'hybrid' : 'bm25');
+    if (mode !== 'bm25' && (!options.queryVector || !this.index.vectors)) mode = 'bm25';
+
+    let route: RouteResult | null = null;
+    let domainFilter: string | null = options.domain ?? null;
+    if (!domainFilter && options.route !== false) {
+      route = this.route(query);
+      const min = options.routeMinConfidence ?? defaults.routeMinConfidence;
+      if (route?.domain && route.confidence >= min) domainFilter = route.domain;
+    }
+
+    const candidates = Math.max(MIN_CANDIDATES, k * CANDIDATE_FACTOR);
+    const bm25 = mode === 'vector' ? [] : searchBm25(this.db, query, { k: candidates, domain: domainFilter });
+    let vector: { chunk: number; score: number }[] = [];
+    if (mode !== 'bm25' && options.queryVector && this.index.vectors) {
+      const { chunks, documents } = this.index;
+      const filter = domainFilter ? (i: number) => documents[chunks[i].doc].domain === domainFilter : undefined;
+      vector = searchVectors(this.index.vectors, options.queryVector, { k: candidates, filter });
+    }
+    const weight = mode === 'bm25' ? 1 : mode === 'vector' ? 0 : (options.bm25Weight ?? defaults.bm25Weight);
+    const fused = fuseScores(bm25, vector, weight).slice(0, k);
+    return { query, mode, route, domainFilter, hits: fused.map((hit, i) => this.describe(hit, i + 1)) };
+  }
+
+  private describe(hit: FusedHit, rank: number): RetrievedPassage {
+    const chunk = this.index.chunks[hit.chunk];
+    const doc = this.index.documents[chunk.doc];
+    return {
+      ...hit,
+      rank,
+      chunkId: chunk.id,
+      file: doc.file,
+      page: chunk.page,
+      title: doc.title,
+      url: doc.url,
+      domain: doc.domain,
+      sectionPath: chunk.sectionPath,
+      clause: chunk.clause,
+      text: chunk.text,
+    };
+  }
+
+  /** The chunks of the same section on the same page, in reading order: wider context for a hit. */
+  expandToParent(chunkIndex: number): Chunk[] {
+    const chunk = this.index.chunks[chunkIndex];
+    return this.siblings(chunk).filter((c) => c.page === chunk.page);
+  }
+
+  private siblingMap: Map<string, Chunk[]> | null = null;
+
+  private siblings(chunk: Chunk): Chunk[] {
+    if (!this.siblingMap) {
+      this.siblingMap = new Map();
+      for (const c of this.index.chunks) {
+        const list = this.siblingMap.get(c.parentId);
+        if (list) list.push(c);
+        else this.siblingMap.set(c.parentId, [c]);
+      }
+    }
+    return this.siblingMap.get(chunk.parentId) ?? [chunk];
+  }
+
+  document(chunkIndex: number): IndexedDocument {
+    return this.index.documents[this.index.chunks[chunkIndex].doc];
+  }
+}
+
+/** Distinct (file, page) pairs in rank order: what page-level metrics score. */
+export function rankedPages(hits: readonly { file: string; page: number }[]): { file: string; page: number }[] {
+  const seen = new Set<string>();
+  const pages: { file: string; page: number }[] = [];
+  for (const h of hits) {
+    const key = `${h.file}\u0000${h.page}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    pages.push({ file: h.file, page: h.page });
+  }
+  return pages;
+}
