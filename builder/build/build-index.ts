@@ -15,9 +15,8 @@ import type { Chunk, IndexedDocument, ParsedDocument, WorkOptions } from '../../
 import { bm25Tokenizer } from '../../widget/core/retrieval/retriever.ts';
 import { DEFAULT_RETRIEVAL, type RetrievalDefaults } from '../../widget/core/format/manifest.ts';
 import { chunkDocument } from '../chunk/index.ts';
-import { EmbeddingCache } from '../embed/cache.ts';
 import { FIXTURE_EMBEDDER, PASSAGE_PREFIX, QUERY_PREFIX } from '../embed/defaults.ts';
-import { loadEmbedder, type Embedder } from '../embed/embedder.ts';
+import type { Embedder } from '../embed/embedder.ts';
 import { ingestInputs, type SkippedFile } from './ingest-inputs.ts';
 import { writeIndex } from '../write/write-index.ts';
 
@@ -87,6 +86,7 @@ async function embedChunks(
   cacheDir: string,
   options: WorkOptions,
 ): Promise<{ vectors: Float32Array[]; embedded: number; hits: number }> {
+  const { EmbeddingCache } = await import('../embed/cache.ts');
   const cache = await EmbeddingCache.open(cacheDir, embedder.id, embedder.dimensions);
   const keys = chunks.map((c) => createHash('sha1').update(passageText(c, documents[c.doc])).digest('hex'));
   const vectors: (Float32Array | undefined)[] = keys.map((k) => cache.get(k));
@@ -112,6 +112,9 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
 
   let embedder: Embedder | null = null;
   if (options.embed) {
+    // Loaded on demand: transformers.js and onnxruntime take seconds to import, and a BM25-only
+    // build needs neither.
+    const { loadEmbedder } = await import('../embed/embedder.ts');
     embedder = await loadEmbedder({
       model: options.embedder,
       modelDir: options.modelDir,
@@ -126,6 +129,11 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   try {
     const countTokens = embedder ? (t: string) => embedder!.countTokens(t) : undefined;
     const documents = parsed.map(toIndexedDocument);
+    const byFile = new Map(documents.map((d) => [d.file, d]));
+    for (const dup of ingested.duplicates) {
+      const kept = dup.duplicateOf ? byFile.get(dup.duplicateOf) : undefined;
+      if (kept && dup.file !== kept.file) (kept.aliases ??= []).push(dup.file);
+    }
     const chunks: Chunk[] = [];
     const seen = new Set<string>();
     for (let i = 0; i < parsed.length; i++) {

@@ -7,7 +7,7 @@ import { createProgressReporter } from '../cli/progress.ts';
 import { createPageBaseline, type BaselineTokenizer } from '../eval/baseline.ts';
 import { formatLevelRow, formatReport, TABLE_HEADER } from '../eval/format-report.ts';
 import { loadQuestions } from '../eval/questions.ts';
-import { runEval, type EvalReport } from '../eval/run-eval.ts';
+import { aliasMap, runEval, type EvalReport } from '../eval/run-eval.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { embedQuery, loadQueryEmbedder } from './query-embedder.ts';
 import { parseMode, parsePositiveInt } from './search.ts';
@@ -40,13 +40,14 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const bm25Weight = values['bm25-weight'] === undefined ? undefined : Number(values['bm25-weight']);
   const embedder = await loadQueryEmbedder(index, { mode, modelDir: values['model-dir'], allowRemote: values['allow-remote'] });
 
+  const aliases = aliasMap(index.documents);
   const out: Record<string, { report: EvalReport; baselines?: Record<string, EvalReport> }> = {};
   for (const file of values.questions) {
     const questions = await loadQuestions(file);
     const report = await runEval(
       questions,
       async (q) => retriever.search(q, { mode, k, route: !values['no-route'], queryVector: await embedQuery(embedder, q), bm25Weight }),
-      { k, mode, onProgress: progress.onProgress },
+      { k, mode, aliases, onProgress: progress.onProgress },
     );
     progress.finish();
     process.stdout.write(`\n== ${file}\n${formatReport(report, 'harel-chat')}\n`);
@@ -56,7 +57,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       const rows = [TABLE_HEADER, formatLevelRow('harel-chat', report.answerable, report.file, report.page)];
       for (const tokenizer of ['orama-default', 'project'] as BaselineTokenizer[]) {
         const baseline = await createPageBaseline(index, tokenizer);
-        const b = await runEval(questions, async (q) => baseline(q, k), { k, mode: 'bm25' });
+        const b = await runEval(questions, async (q) => baseline(q, k), { k, mode: 'bm25', aliases });
         entry.baselines[tokenizer] = b;
         rows.push(formatLevelRow(`page BM25, ${tokenizer} tok.`, b.answerable, b.file, b.page));
       }

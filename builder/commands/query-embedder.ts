@@ -4,7 +4,7 @@
  */
 import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
 import type { SearchMode } from '../../widget/core/retrieval/retriever.ts';
-import { loadEmbedder, type Embedder } from '../embed/embedder.ts';
+import type { Embedder } from '../embed/embedder.ts';
 
 export interface QueryEmbedderOptions {
   mode: SearchMode;
@@ -16,6 +16,7 @@ export interface QueryEmbedderOptions {
 export async function loadQueryEmbedder(index: LoadedIndex, options: QueryEmbedderOptions): Promise<Embedder | null> {
   const info = index.manifest.embedder;
   if (!info || options.mode === 'bm25' || !index.vectors) return null;
+  const { loadEmbedder } = await import('../embed/embedder.ts');
   return loadEmbedder({
     model: info.id,
     modelDir: options.modelDir,

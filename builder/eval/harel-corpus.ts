@@ -45,3 +45,21 @@ export function loadQuestions(name: 'dev-v2' | 'dev-v3', dataDir = HAREL_DATA_DI
 export function hasHarelData(dataDir = HAREL_DATA_DIR): boolean {
   return existsSync(join(dataDir, 'corpus')) && existsSync(join(dataDir, 'questions', 'dev-v2.json'));
 }
+
+/**
+ * Router training input from a corpus document: the file name and the first line serve as the
+ * title (scraped pages put "<title> | הראל…" first), short lines as headings.
+ */
+export function routerDoc(doc: CorpusDocument): { domain: string; title: string; headings: string[]; text: string } {
+  const name = (doc.file.split('/').pop() ?? doc.file).replace(/\.(pdf|txt|html?|aspx|json)$/gi, '').replace(/[-_]+/g, ' ');
+  const firstLine = (doc.pages[0]?.text ?? '').split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  const title = `${name}\n${firstLine.split(' | ')[0].slice(0, 150)}`;
+  const headings: string[] = [];
+  for (const page of doc.pages) {
+    for (const line of page.text.split('\n')) {
+      const l = line.trim();
+      if (l.length >= 3 && l.length <= 60 && l.split(/\s+/).length <= 8 && headings.length < 300) headings.push(l);
+    }
+  }
+  return { domain: doc.domain, title, headings, text: doc.pages.map((p) => p.text).join('\n') };
+}

@@ -6,7 +6,7 @@
 import type { RouteResult } from '../../widget/core/retrieval/route.ts';
 import { rankedPages, type SearchMode } from '../../widget/core/retrieval/retriever.ts';
 import { throwIfAborted } from '../../widget/core/errors.ts';
-import type { WorkOptions } from '../../widget/core/schema.ts';
+import type { IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
 import { groupMetrics, metricsBy, scoreQuestion, type GroupMetrics, type LevelMetrics, type RankedPage } from './metrics.ts';
 import type { EvalQuestion } from './questions.ts';
 
@@ -55,6 +55,16 @@ export interface EvalSearchResult {
   hits: readonly { file: string; page: number; score: number; chunkId: string }[];
 }
 
+/**
+ * Identical files are indexed once (the build reports them as duplicates); a citation of the
+ * copy that was dropped names the same text, so gold refs are mapped to the kept file.
+ */
+export function aliasMap(documents: readonly IndexedDocument[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const d of documents) for (const alias of d.aliases ?? []) map.set(alias, d.file);
+  return map;
+}
+
 /** Searches one question; the caller owns embedding and the mode. */
 export type SearchFn = (question: string) => Promise<EvalSearchResult>;
 
@@ -67,8 +77,11 @@ function percentile(values: number[], p: number): number {
 export async function runEval(
   questions: readonly EvalQuestion[],
   searchFn: SearchFn,
-  options: WorkOptions & { k: number; mode: SearchMode },
+  options: WorkOptions & { k: number; mode: SearchMode; aliases?: ReadonlyMap<string, string> },
 ): Promise<EvalReport> {
+  const aliases = options.aliases;
+  const canonical = (q: EvalQuestion): EvalQuestion =>
+    aliases?.size ? { ...q, facts: q.facts.map((f) => f.map((r) => ({ ...r, file: aliases.get(r.file) ?? r.file }))) } : q;
   const records: QuestionRecord[] = [];
   let done = 0;
   for (const q of questions) {
@@ -77,7 +90,7 @@ export async function runEval(
     const result = await searchFn(q.question);
     const ms = performance.now() - start;
     const ranked: RankedPage[] = rankedPages(result.hits);
-    const score = q.answerable ? scoreQuestion(q, ranked) : { fileRank: null, pageRank: null };
+    const score = q.answerable ? scoreQuestion(canonical(q), ranked) : { fileRank: null, pageRank: null };
     records.push({
       id: q.id,
       question: q.question,

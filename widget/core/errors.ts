@@ -26,6 +26,8 @@ const MESSAGES = {
   NO_DOCUMENTS: (inputs: string) =>
     `No usable document in ${inputs}. Check the paths and the skipped-file list above.`,
   INPUT_NOT_FOUND: (path: string) => `${path}: no such file or folder.`,
+  DUPLICATE_KEY: (file: string, first: string) =>
+    `${file}: another input (${first}) already provides a document under this name; the first one is indexed.`,
   // Embedding
   EMBEDDER_LOAD_FAILED: (model: string, reason: string) =>
     `Could not load the embedder "${model}" (${reason}). Pass --model-dir with a local copy, --allow-remote to download it, or --no-embed for a BM25-only index.`,

@@ -47,6 +47,8 @@ export interface IndexedDocument {
   title: string;
   kind: DocumentKind;
   pageCount: number;
+  /** Other input files with the same content, indexed once under this one (citations may name either). */
+  aliases?: string[];
 }
 
 /** A retrievable passage. Never crosses a page. */

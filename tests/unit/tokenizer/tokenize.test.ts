@@ -128,3 +128,11 @@ describe('analyze', () => {
     expect(TOKENIZER_VERSION).toMatch(/\S/);
   });
 });
+
+describe('root-initial words', () => {
+  it('does not strip words whose first letter belongs to the root', () => {
+    expect(tokenize('מקרה')).toEqual(['מקרה']);
+    expect(tokenize('ומקרה')).toEqual(['ומקרה', 'מקרה']);
+    expect(tokenize('והמקרה')).toEqual(['והמקרה', 'המקרה', 'מקרה']);
+  });
+});

@@ -77,7 +77,7 @@ export interface RetrievalDefaults {
   termMatch: 'whole' | 'prefix';
 }
 
-export const DEFAULT_RETRIEVAL: RetrievalDefaults = { bm25Weight: 0.5, routeMinConfidence: 0.6, termMatch: 'whole' };
+export const DEFAULT_RETRIEVAL: RetrievalDefaults = { bm25Weight: 0.5, routeMinConfidence: 0.9, termMatch: 'whole' };
 
 /** Validates a parsed manifest; throws INDEX_FORMAT_UNSUPPORTED / INDEX_CORRUPT with what to do. */
 export function parseManifest(json: unknown, source = 'manifest.json'): IndexManifest {

@@ -75,8 +75,9 @@ export class Retriever {
     return this.index.vectors !== null;
   }
 
+  /** The router's best domain and its confidence; whether to filter on it is search()'s call. */
   route(query: string): RouteResult | null {
-    return this.index.router ? routeQuery(this.index.router, query) : null;
+    return this.index.router ? routeQuery(this.index.router, query, { minConfidence: 0 }) : null;
   }
 
   search(query: string, options: SearchOptions = {}): SearchResult {

@@ -14,7 +14,17 @@
  * from the same surface words, so they mostly duplicate the surface word's postings.
  */
 
+import { normalizeText } from './normalize.ts';
+
 export const MIN_STEM = 3;
+
+/**
+ * Frequent corpus words whose first letter is a root letter and whose stripping is another common
+ * word (מקרה is not מ+קרה "happened", מספר not מ+ספר "book"): stripping stops at them.
+ */
+const ROOT_INITIAL = new Set([
+  'מקרה', 'מבנה', 'מספר', 'מועד', 'מעבר', 'שמאי', 'משפחה', 'מחלקה', 'מכונה', 'מלון', 'מסלול', 'מבטח',
+].map(normalizeText));
 const MIN_ACRONYM_STEM = 2;
 
 function buildPrefixes(): Set<string> {
@@ -46,8 +56,12 @@ export function prefixStrippings(word: string, acronymAt = -1): string[] {
   const out: string[] = [];
   const maxPrefix = acronymAt >= 0 ? Math.min(MAX_PREFIX, acronymAt - 1) : MAX_PREFIX;
   const minStem = acronymAt >= 0 ? MIN_ACRONYM_STEM : MIN_STEM;
+  if (ROOT_INITIAL.has(word)) return out;
   for (let n = 1; n <= maxPrefix && word.length - n >= minStem; n++) {
-    if (HEBREW_PREFIXES.has(word.slice(0, n))) out.push(word.slice(n));
+    if (!HEBREW_PREFIXES.has(word.slice(0, n))) continue;
+    const rest = word.slice(n);
+    out.push(rest);
+    if (ROOT_INITIAL.has(rest)) break;
   }
   return out;
 }

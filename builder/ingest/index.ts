@@ -1,0 +1,175 @@
+/**
+ * The ingest step: input folders → parsed documents, with every file that could not be used
+ * reported (code + sentence) rather than failing the build. Output order is the sorted walk order,
+ * so rebuilds are deterministic whatever the parse concurrency.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { createError, isHarelError, throwIfAborted, type ErrorCode } from '../../widget/core/errors.ts';
+import type { ParsedDocument, ParsedPage, WorkOptions } from '../../widget/core/schema.ts';
+import { detectLang } from '../../widget/core/tokenizer/index.ts';
+import { deriveTitle } from '../parse/title.ts';
+import { MANIFEST_NAME, parseManifest, type Manifest } from './manifest.ts';
+import { parseFile, type ParsedFile, type PdfParser } from './parse-file.ts';
+import { listFiles } from './walk.ts';
+
+export type { PdfParser };
+
+export interface SkippedFile {
+  /** Root-relative path of the input (for a duplicate: its citation key). */
+  file: string;
+  code: ErrorCode;
+  /** The registry's sentence for the code. */
+  reason: string;
+  /** For duplicates: the citation key of the document that was kept. */
+  duplicateOf?: string;
+}
+
+export interface IngestResult {
+  documents: ParsedDocument[];
+  skipped: SkippedFile[];
+  duplicates: SkippedFile[];
+}
+
+export interface IngestOptions extends WorkOptions {
+  /** Replaces `builder/parse/pdf.ts`'s parser (tests). */
+  parsePdf?: PdfParser;
+  /**
+   * Drop documents whose content repeats an earlier one (default true). The shared Harel corpus
+   * lists the same form under several domains; evaluation against its questions may need every
+   * copy kept, since the questions cite them by their own names.
+   */
+  dedupe?: boolean;
+}
+
+interface Source {
+  input: string;
+  root: string;
+  relative: string;
+  manifest: Manifest | null;
+}
+
+type Outcome = { source: Source; parsed: ParsedFile } | { source: Source; error: SkippedFile };
+
+const PARSE_CONCURRENCY = 2;
+
+/** Maps with at most `limit` calls in flight; results keep the input order. */
+async function mapOrdered<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+async function readManifestAt(root: string, skipped: SkippedFile[]): Promise<Manifest | null> {
+  const text = await readFile(join(root, MANIFEST_NAME), 'utf8').catch(() => null);
+  if (text === null) return null;
+  try {
+    return parseManifest(text, MANIFEST_NAME);
+  } catch (error) {
+    if (!isHarelError(error)) throw error;
+    skipped.push({ file: MANIFEST_NAME, code: error.code, reason: error.message });
+    return null;
+  }
+}
+
+async function collectSources(inputDirs: readonly string[], skipped: SkippedFile[]): Promise<Source[]> {
+  const sources: Source[] = [];
+  for (const input of inputDirs) {
+    const info = await stat(input).catch(() => null);
+    if (!info) throw createError('INPUT_NOT_FOUND', input);
+    if (info.isFile()) {
+      // A single file: its own folder is the root, so its key is its name and its domain `general`.
+      sources.push({ input, root: dirname(input), relative: basename(input), manifest: null });
+      continue;
+    }
+    const manifest = await readManifestAt(input, skipped);
+    for (const relative of await listFiles(input)) {
+      if (relative === MANIFEST_NAME) continue;
+      sources.push({ input, root: input, relative, manifest });
+    }
+  }
+  return sources;
+}
+
+function pageText(pages: readonly ParsedPage[]): string {
+  return pages.map((p) => p.blocks.map((b) => b.text).join('\n')).join('\n');
+}
+
+/** Input folders → documents, skipped files and duplicates. Throws only when nothing is usable. */
+export async function ingest(inputDirs: string[], options: IngestOptions = {}): Promise<IngestResult> {
+  const { signal, onProgress, parsePdf, dedupe = true } = options;
+  throwIfAborted(signal);
+  const skipped: SkippedFile[] = [];
+  const sources = await collectSources(inputDirs, skipped);
+  const total = sources.length;
+  let done = 0;
+  onProgress?.({ step: 'parse', done, total });
+
+  const outcomes = await mapOrdered(sources, PARSE_CONCURRENCY, async (source): Promise<Outcome> => {
+    throwIfAborted(signal);
+    const bytes = new Uint8Array(await readFile(join(source.root, source.relative)));
+    let outcome: Outcome;
+    try {
+      outcome = { source, parsed: await parseFile(bytes, source.relative, { parsePdf, signal }) };
+    } catch (error) {
+      if (!isHarelError(error) || error.code === 'ABORTED') throw error;
+      outcome = { source, error: { file: source.relative, code: error.code, reason: error.message } };
+    }
+    onProgress?.({ step: 'parse', done: ++done, total, detail: source.relative });
+    return outcome;
+  });
+  throwIfAborted(signal);
+
+  const documents: ParsedDocument[] = [];
+  const duplicates: SkippedFile[] = [];
+  const byKey = new Map<string, string>();
+  const byContent = new Map<string, string>();
+  for (const outcome of outcomes) {
+    if ('error' in outcome) {
+      skipped.push(outcome.error);
+      continue;
+    }
+    const { source, parsed } = outcome;
+    const file = parsed.meta?.file ?? source.relative;
+    const text = pageText(parsed.pages);
+    if (text.trim() === '') {
+      skipped.push({ file: source.relative, code: 'EMPTY_DOCUMENT', reason: createError('EMPTY_DOCUMENT', source.relative).message });
+      continue;
+    }
+    const where = `${source.input.replace(/[\\/]+$/, '')}/${source.relative}`;
+    const sameKey = byKey.get(file);
+    if (sameKey !== undefined) {
+      duplicates.push({ file, code: 'DUPLICATE_KEY', reason: createError('DUPLICATE_KEY', file, sameKey).message, duplicateOf: file });
+      continue;
+    }
+    const sameContent = dedupe ? byContent.get(parsed.contentHash) : undefined;
+    if (sameContent !== undefined) {
+      duplicates.push({ file, code: 'DUPLICATE_FILE', reason: createError('DUPLICATE_FILE', file, sameContent).message, duplicateOf: sameContent });
+      continue;
+    }
+    byKey.set(file, where);
+    if (!byContent.has(parsed.contentHash)) byContent.set(parsed.contentHash, file);
+
+    const entry = source.manifest?.get(source.relative) ?? (parsed.meta ? source.manifest?.get(parsed.meta.file) : undefined);
+    const firstFolder = source.relative.includes('/') ? source.relative.slice(0, source.relative.indexOf('/')) : 'general';
+    documents.push({
+      file,
+      url: parsed.meta?.url ?? entry?.url ?? null,
+      domain: parsed.meta?.domain ?? entry?.domain ?? firstFolder,
+      lang: detectLang(text),
+      title: entry?.title ?? deriveTitle(parsed.pages, file),
+      kind: parsed.kind,
+      pages: parsed.pages,
+    });
+  }
+
+  if (documents.length === 0) throw createError('NO_DOCUMENTS', inputDirs.join(', '));
+  return { documents, skipped, duplicates };
+}

@@ -1,0 +1,99 @@
+/**
+ * One input file → parsed pages, dispatched by extension. Bad input is reported as a HarelError
+ * with the file's code; the caller records it and goes on.
+ */
+import { createHash } from 'node:crypto';
+import { createError, isHarelError } from '../../widget/core/errors.ts';
+import type { DocumentKind, ParsedPage, WorkOptions } from '../../widget/core/schema.ts';
+import { parseWebFile } from '../parse/html.ts';
+import { parseMarkdown } from '../parse/markdown.ts';
+import { parsePageJson, type PageJsonMeta } from '../parse/page-json.ts';
+import { parseText } from '../parse/text.ts';
+
+/** The shape of `parsePdf` in `builder/parse/pdf.ts`; tests inject their own. */
+export type PdfParser = (bytes: Uint8Array, file: string, options?: WorkOptions) => Promise<ParsedPage[]>;
+
+export interface ParsedFile {
+  kind: DocumentKind;
+  pages: ParsedPage[];
+  /** Hash that identifies the content for duplicate detection. */
+  contentHash: string;
+  /** Set for parsed-page JSON: the document's own citation key, domain and URL. */
+  meta?: PageJsonMeta;
+}
+
+export function extensionOf(file: string): string {
+  const base = file.slice(file.lastIndexOf('/') + 1);
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot).toLowerCase() : '';
+}
+
+function sha256(data: Uint8Array | string): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeUtf8(bytes: Uint8Array, file: string): string {
+  try {
+    // TextDecoder drops a leading BOM itself (ignoreBOM is false by default).
+    return utf8.decode(bytes);
+  } catch {
+    throw createError('NOT_UTF8', file);
+  }
+}
+
+let realPdfParser: Promise<PdfParser> | undefined;
+
+/** pdf.js is loaded only when a PDF is met: a corpus of text pages never pays for it. */
+function loadPdfParser(): Promise<PdfParser> {
+  realPdfParser ??= import('../parse/pdf.ts').then((module: { parsePdf: PdfParser }) => module.parsePdf);
+  return realPdfParser;
+}
+
+async function parsePdfFile(bytes: Uint8Array, file: string, parsePdf: PdfParser | undefined, signal?: AbortSignal): Promise<ParsedPage[]> {
+  try {
+    return await (parsePdf ?? (await loadPdfParser()))(bytes, file, { signal });
+  } catch (error) {
+    if (isHarelError(error)) throw error;
+    throw createError('PDF_UNREADABLE', file, error instanceof Error ? error.message : String(error));
+  }
+}
+
+export async function parseFile(
+  bytes: Uint8Array,
+  file: string,
+  options: { parsePdf?: PdfParser; signal?: AbortSignal } = {},
+): Promise<ParsedFile> {
+  const extension = extensionOf(file);
+  const contentHash = sha256(bytes);
+  switch (extension) {
+    case '.pdf':
+      return { kind: 'pdf', pages: await parsePdfFile(bytes, file, options.parsePdf, options.signal), contentHash };
+    case '.html':
+    case '.htm':
+    case '.aspx': {
+      const { kind, pages } = parseWebFile(decodeUtf8(bytes, file), file);
+      return { kind, pages, contentHash };
+    }
+    case '.md':
+    case '.markdown':
+      return { kind: 'md', pages: parseMarkdown(decodeUtf8(bytes, file), file), contentHash };
+    case '.txt':
+      return { kind: 'txt', pages: parseText(decodeUtf8(bytes, file), file), contentHash };
+    case '.json': {
+      let json: unknown;
+      try {
+        json = JSON.parse(decodeUtf8(bytes, file));
+      } catch (error) {
+        if (isHarelError(error)) throw error;
+        throw createError('INVALID_JSON', file, error instanceof Error ? error.message : String(error));
+      }
+      const { meta, pages, text } = parsePageJson(json, file);
+      // The same text under two names is one document, whatever the JSON's other fields say.
+      return { kind: meta.kind, pages, contentHash: sha256(text), meta };
+    }
+    default:
+      throw createError('UNSUPPORTED_EXTENSION', file);
+  }
+}
