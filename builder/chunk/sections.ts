@@ -61,7 +61,8 @@ function linesOf(blocks: Block[], furniture: Set<string>, seen: Set<string>): Li
   for (const block of blocks) {
     let first = true;
     for (const raw of block.text.split('\n')) {
-      const text = raw.replace(/\s+/g, ' ').trim();
+      // Table rules a text parser joined into a paragraph carry no words.
+      const text = raw.replace(/\|?(?:\s*:?-{3,}:?\s*\|)+/g, ' ').replace(/\s+/g, ' ').trim();
       if (!text || isPageNumber(text)) continue;
       const key = boilerplateKey(text);
       if (furniture.has(key)) {

@@ -44,10 +44,11 @@ export function splitSentences(text: string): string[] {
 
 /** Words packed into runs of at most `limit` tokens: the last resort for a sentence longer than the bound. */
 export function splitWords(sentence: string, limit: number, countTokens: (t: string) => number): string[] {
+  const words = sentence.split(/\s+/).filter(Boolean).flatMap((w) => cutWord(w, limit, countTokens));
   const out: string[] = [];
   let current: string[] = [];
   let used = 0;
-  for (const word of sentence.split(/\s+/).filter(Boolean)) {
+  for (const word of words) {
     const cost = countTokens(word);
     if (current.length && used + cost > limit) {
       out.push(current.join(' '));
@@ -59,6 +60,20 @@ export function splitWords(sentence: string, limit: number, countTokens: (t: str
   }
   if (current.length) out.push(current.join(' '));
   return out;
+}
+
+/** A "word" longer than the bound (a run of symbols, a URL) cut into character runs. */
+function cutWord(word: string, limit: number, countTokens: (t: string) => number): string[] {
+  if (countTokens(word) <= limit) return [word];
+  const parts: string[] = [];
+  let start = 0;
+  while (start < word.length) {
+    let end = Math.min(word.length, start + limit);
+    while (end > start + 1 && countTokens(word.slice(start, end)) > limit) end = start + Math.floor((end - start) / 2);
+    parts.push(word.slice(start, end));
+    start = end;
+  }
+  return parts;
 }
 
 export interface Piece {

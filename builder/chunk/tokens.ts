@@ -10,7 +10,8 @@
  *   letter (≈ 1.3 per word on prose). The vocabulary is cased, so ALL-CAPS words split far more
  *   (≈ one piece per 3 letters).
  * - Numbers: one piece per group of up to 3 digits; separators (`,` `.` `/` `-`) one piece each.
- * - Punctuation and symbols: one piece per character (quotes inside ש"ח included).
+ * - Punctuation and symbols: one piece per character (quotes inside ש"ח included); runs of one
+ *   mark ("-----", "....") one piece per 8.
  * - Other scripts: one piece per 2 characters.
  * Special tokens (<s>, </s>) and the "passage: " prefix are not counted.
  *
@@ -20,7 +21,7 @@
  * takes `countTokens` from the caller (the build passes the loaded tokenizer's count when it has one).
  */
 
-const WORD = /[\u05D0-\u05EA\u05F0-\u05F4\uFB1D-\uFB4F]+|[A-Za-z]+|[0-9]+|[\u0590-\u05CF]+|[^\s]/g;
+const WORD = /[\u05D0-\u05EA\u05F0-\u05F4\uFB1D-\uFB4F]+|[A-Za-z]+|[0-9]+|[\u0590-\u05CF]+|([-_.=*])\1+|[^\s]/g;
 const HEBREW = /^[\u05D0-\u05EA\u05F0-\u05F4\uFB1D-\uFB4F]/;
 const LATIN = /^[A-Za-z]/;
 const DIGITS = /^[0-9]/;
@@ -39,6 +40,8 @@ export function estimateTokens(text: string): number {
     else if (LATIN.test(piece)) total += latinPieces(piece);
     else if (DIGITS.test(piece)) total += Math.ceil(piece.length / 3);
     else if (LETTERISH.test(piece)) total += 0.5;
+    // Rules and leaders ("-----", "......") are a few long pieces in the vocabulary.
+    else if (piece.length > 1) total += Math.ceil(piece.length / 8);
     else total += 1;
   }
   return Math.ceil(total);

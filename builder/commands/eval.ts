@@ -12,6 +12,13 @@ import { readIndexFolder } from '../read-index-folder.ts';
 import { embedQuery, loadQueryEmbedder } from './query-embedder.ts';
 import { parseMode, parsePositiveInt } from './search.ts';
 
+function optionalNumber(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw createError('BAD_ARGUMENT', `expected a number, not "${value}".`);
+  return n;
+}
+
 export async function evalCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -24,6 +31,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
       baseline: { type: 'boolean' },
       'no-route': { type: 'boolean' },
       'bm25-weight': { type: 'string' },
+      'route-min': { type: 'string' },
+      'route-boost': { type: 'string' },
       'model-dir': { type: 'string' },
       'allow-remote': { type: 'boolean' },
       quiet: { type: 'boolean' },
@@ -46,7 +55,19 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const questions = await loadQuestions(file);
     const report = await runEval(
       questions,
-      async (q) => retriever.search(q, { mode, k, route: !values['no-route'], queryVector: await embedQuery(embedder, q), bm25Weight }),
+      // Pages are ranked from chunks: fetch more chunks than pages wanted so that k distinct pages remain.
+      async (q) => {
+        const result = retriever.search(q, {
+          mode,
+          k: k * 3,
+          route: !values['no-route'],
+          queryVector: await embedQuery(embedder, q),
+          bm25Weight,
+          routeMinConfidence: optionalNumber(values['route-min']),
+          routeBoost: optionalNumber(values['route-boost']),
+        });
+        return result;
+      },
       { k, mode, aliases, onProgress: progress.onProgress },
     );
     progress.finish();

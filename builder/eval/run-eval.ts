@@ -89,7 +89,7 @@ export async function runEval(
     const start = performance.now();
     const result = await searchFn(q.question);
     const ms = performance.now() - start;
-    const ranked: RankedPage[] = rankedPages(result.hits);
+    const ranked: RankedPage[] = rankedPages(result.hits).slice(0, options.k);
     const score = q.answerable ? scoreQuestion(canonical(q), ranked) : { fileRank: null, pageRank: null };
     records.push({
       id: q.id,

@@ -247,3 +247,16 @@ describe('ids', () => {
     expect(chunkDocument(twice, 0, { maxTokens: 60 }).map((c) => c.id)).toEqual(chunks.map((c) => c.id));
   });
 });
+
+describe('text-parser paragraphs with joined table rules', () => {
+  it('drops the rules and cuts symbol runs so no chunk exceeds the bound', () => {
+    const rule = `|${'-'.repeat(90)}|${'-'.repeat(90)}|`;
+    const doc = makeDoc([[`${rule} | שם המבוטח | כתובת | ${rule} ${'='.repeat(2000)}`]]);
+    const chunks = chunkDocument(doc, 0, { maxTokens: 50 });
+    expect(chunks.some((c) => c.text.includes('שם המבוטח'))).toBe(true);
+    for (const c of chunks) {
+      expect(c.text).not.toContain('---');
+      expect(c.tokens).toBeLessThanOrEqual(50);
+    }
+  });
+});

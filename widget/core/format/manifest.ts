@@ -75,9 +75,11 @@ export interface RetrievalDefaults {
    * terms differ.
    */
   termMatch: 'whole' | 'prefix';
+  /** Below the filter threshold, scores in the routed domain are multiplied by 1 + routeBoost × confidence. */
+  routeBoost: number;
 }
 
-export const DEFAULT_RETRIEVAL: RetrievalDefaults = { bm25Weight: 0.5, routeMinConfidence: 0.9, termMatch: 'whole' };
+export const DEFAULT_RETRIEVAL: RetrievalDefaults = { bm25Weight: 0.5, routeMinConfidence: 0.9, termMatch: 'whole', routeBoost: 0 };
 
 /** Validates a parsed manifest; throws INDEX_FORMAT_UNSUPPORTED / INDEX_CORRUPT with what to do. */
 export function parseManifest(json: unknown, source = 'manifest.json'): IndexManifest {

@@ -28,6 +28,8 @@ export interface SearchOptions {
   bm25Weight?: number;
   /** Override the build's router threshold. */
   routeMinConfidence?: number;
+  /** Override the build's soft boost of the routed domain (below the filter threshold). */
+  routeBoost?: number;
 }
 
 export interface RetrievedPassage extends FusedHit {
@@ -103,7 +105,18 @@ export class Retriever {
       vector = searchVectors(this.index.vectors, options.queryVector, { k: candidates, filter });
     }
     const weight = mode === 'bm25' ? 1 : mode === 'vector' ? 0 : (options.bm25Weight ?? defaults.bm25Weight);
-    const fused = fuseScores(bm25, vector, weight).slice(0, k);
+    let fused = fuseScores(bm25, vector, weight);
+    const boost = options.routeBoost ?? defaults.routeBoost ?? 0;
+    if (!domainFilter && route?.domain && boost > 0) {
+      // A soft preference for the routed domain: a wrong guess demotes the answer instead of
+      // removing it, which a hard filter would.
+      const { chunks, documents } = this.index;
+      const factor = 1 + boost * route.confidence;
+      fused = fused
+        .map((h) => (documents[chunks[h.chunk].doc].domain === route!.domain ? { ...h, score: h.score * factor } : h))
+        .sort((a, b) => b.score - a.score || a.chunk - b.chunk);
+    }
+    fused = fused.slice(0, k);
     return { query, mode, route, domainFilter, hits: fused.map((hit, i) => this.describe(hit, i + 1)) };
   }
 
