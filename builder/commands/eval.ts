@@ -33,6 +33,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       'bm25-weight': { type: 'string' },
       'route-min': { type: 'string' },
       'route-boost': { type: 'string' },
+      'context-boost': { type: 'string' },
       'model-dir': { type: 'string' },
       'allow-remote': { type: 'boolean' },
       quiet: { type: 'boolean' },
@@ -65,6 +66,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
           bm25Weight,
           routeMinConfidence: optionalNumber(values['route-min']),
           routeBoost: optionalNumber(values['route-boost']),
+          contextBoost: optionalNumber(values['context-boost']),
         });
         return result;
       },

@@ -2,54 +2,88 @@
  * Passage and query embedding in Node through transformers.js: mean pooling and normalisation,
  * as E5 expects, with the prefix (`passage: ` / `query: `) applied here so callers cannot forget it.
  */
+import { createHash } from 'node:crypto';
 import { pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import { createError, throwIfAborted } from '../../widget/core/errors.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
+import { DEFAULT_EMBEDDER } from './defaults.ts';
 import { configureTransformers } from './transformers-env.ts';
 
 export interface Embedder {
+  /** The model id, as given (e.g. 'Xenova/multilingual-e5-small'). */
   readonly id: string;
   readonly dimensions: number;
-  /** Embeds texts (the prefix is added here); unit-length vectors. */
+  readonly dtype: EmbedderDtype;
+  /**
+   * A hash of what the model makes of a fixed probe text: it changes when the weights, the
+   * tokenizer or the dtype change under the same id, so caches can tell stale vectors apart.
+   */
+  readonly fingerprint: string;
+  /** Embeds texts (the prefix is added here); unit-length vectors, in the order given. */
   embed(texts: readonly string[], options?: WorkOptions): Promise<Float32Array[]>;
-  /** Tokens of the model's own tokenizer, special tokens included: what the chunker bounds. */
+  /** Tokens of the model's own tokenizer for `text` as given (no prefix), special tokens included. */
   countTokens(text: string): number;
   dispose(): Promise<void>;
 }
 
+export type EmbedderDtype = 'fp32' | 'q8';
+
 export interface LoadEmbedderOptions extends WorkOptions {
-  model: string;
+  /** Default 'Xenova/multilingual-e5-small'. */
+  model?: string;
+  /** A folder holding `<model id>/config.json, tokenizer.json, onnx/…`. */
   modelDir?: string;
+  /** Download from the Hugging Face hub when the model is not in `modelDir`; default false. */
   allowRemote?: boolean;
-  dtype?: 'fp32' | 'q8';
+  /** Where downloads are kept (transformers.js's default when unset). */
+  cacheDir?: string;
+  /** Default 'q8' (onnx/model_quantized.onnx), what the browser loads too. */
+  dtype?: EmbedderDtype;
+  /** Prepended to every text: 'passage: ' for passages, 'query: ' for queries. Default none. */
   prefix?: string;
+  /** Texts per inference call; default 16. */
   batchSize?: number;
 }
 
+const PROBE = 'passage: ביטוח רכב, claim within 30 days';
+
 function describeLoadFailure(error: unknown, options: LoadEmbedderOptions): string {
   const message = error instanceof Error ? error.message : String(error);
-  if (!options.allowRemote && /local|not found|Could not locate|ENOENT|404/i.test(message)) {
-    return options.modelDir
-      ? `not found under ${options.modelDir}/${options.model} and downloading is off`
-      : 'no --model-dir given and downloading is off';
+  const missing = /not found locally at "([^"]+)"/.exec(message);
+  if (missing) {
+    const where = options.modelDir ? '' : ' (no --model-dir given, so transformers.js looked in its default folder)';
+    return options.allowRemote
+      ? `${missing[1]} is missing${where}`
+      : `${missing[1]} is missing${where} and downloading is off`;
   }
+  if (/fetch failed|ENOTFOUND|ECONNREFUSED|EAI_AGAIN|ETIMEDOUT/i.test(message)) {
+    return `downloading it failed (${message}): the machine may be offline`;
+  }
+  if (/Unauthorized|401|404|Could not locate/i.test(message)) return `the hub has no such model or file (${message})`;
   return message;
 }
 
-export async function loadEmbedder(options: LoadEmbedderOptions): Promise<Embedder> {
-  const { model, prefix = '', batchSize = 16 } = options;
-  configureTransformers({ modelDir: options.modelDir, allowRemote: options.allowRemote ?? false });
-  throwIfAborted(options.signal);
+function fingerprintOf(vector: Float32Array, dtype: EmbedderDtype): string {
+  // Rounded so that last-bit differences between CPUs do not invalidate a cache.
+  const rounded = Array.from(vector, (x) => Math.round(x * 1e4));
+  return createHash('sha256').update(`${dtype}:${rounded.join(',')}`).digest('hex').slice(0, 16);
+}
+
+export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<Embedder> {
+  const { model = DEFAULT_EMBEDDER, prefix = '', batchSize = 16, dtype = 'q8', signal } = options;
+  if (!Number.isInteger(batchSize) || batchSize < 1) throw createError('BAD_ARGUMENT', `batchSize must be a positive integer, got ${batchSize}.`);
+  configureTransformers({ modelDir: options.modelDir, allowRemote: options.allowRemote ?? false, cacheDir: options.cacheDir });
+  throwIfAborted(signal);
   let extractor: FeatureExtractionPipeline;
   try {
-    extractor = (await pipeline('feature-extraction', model, {
-      dtype: options.dtype ?? 'q8',
-      progress_callback: (p: { status: string; file?: string; loaded?: number; total?: number }) => {
+    extractor = await pipeline('feature-extraction', model, {
+      dtype,
+      progress_callback: (p) => {
         if (p.status === 'progress' && p.total) {
-          options.onProgress?.({ step: 'model', done: p.loaded ?? 0, total: p.total, detail: p.file });
+          options.onProgress?.({ step: 'model', done: p.loaded, total: p.total, detail: p.file });
         }
       },
-    })) as FeatureExtractionPipeline;
+    });
   } catch (error) {
     throw createError('EMBEDDER_LOAD_FAILED', model, describeLoadFailure(error, options));
   }
@@ -60,17 +94,31 @@ export async function loadEmbedder(options: LoadEmbedderOptions): Promise<Embedd
     const data = output.data as Float32Array;
     return Array.from({ length: rows }, (_, i) => data.slice(i * dim, (i + 1) * dim));
   };
-  const [probe] = await run(['']);
+
+  let probe: Float32Array;
+  try {
+    [probe] = await run([PROBE]);
+  } catch (error) {
+    await extractor.dispose();
+    throw createError('EMBEDDER_LOAD_FAILED', model, `it loaded but could not embed a test sentence (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (signal?.aborted) {
+    await extractor.dispose();
+    throwIfAborted(signal);
+  }
 
   return {
     id: model,
     dimensions: probe.length,
+    dtype,
+    fingerprint: fingerprintOf(probe, dtype),
     async embed(texts, work = {}) {
       const out: Float32Array[] = [];
+      work.onProgress?.({ step: 'embed', done: 0, total: texts.length });
       for (let i = 0; i < texts.length; i += batchSize) {
         throwIfAborted(work.signal);
         out.push(...(await run(texts.slice(i, i + batchSize))));
-        work.onProgress?.({ step: 'embed', done: Math.min(i + batchSize, texts.length), total: texts.length });
+        work.onProgress?.({ step: 'embed', done: out.length, total: texts.length });
       }
       return out;
     },

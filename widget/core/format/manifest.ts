@@ -77,9 +77,11 @@ export interface RetrievalDefaults {
   termMatch: 'whole' | 'prefix';
   /** Below the filter threshold, scores in the routed domain are multiplied by 1 + routeBoost × confidence. */
   routeBoost: number;
+  /** Weight of the context field (title, file name, section path) against the passage body in BM25. */
+  contextBoost: number;
 }
 
-export const DEFAULT_RETRIEVAL: RetrievalDefaults = { bm25Weight: 0.5, routeMinConfidence: 0.9, termMatch: 'whole', routeBoost: 0 };
+export const DEFAULT_RETRIEVAL: RetrievalDefaults = { bm25Weight: 0.5, routeMinConfidence: 0.97, termMatch: 'whole', routeBoost: 0.5, contextBoost: 0.5 };
 
 /** Validates a parsed manifest; throws INDEX_FORMAT_UNSUPPORTED / INDEX_CORRUPT with what to do. */
 export function parseManifest(json: unknown, source = 'manifest.json'): IndexManifest {

@@ -33,8 +33,14 @@ export interface Bm25SearchOptions {
   relevance?: { k?: number; b?: number; d?: number };
 }
 
+/** File names carry product names ("תנאי-פוליסת-ניתוחים-…"): their words count as context. */
+function fileWords(file: string): string {
+  const name = file.split('/').pop() ?? file;
+  return name.replace(/\.(pdf|txt|html?|aspx|md|json)$/gi, '').replace(/[-_.]+/g, ' ');
+}
+
 export function chunkContext(chunk: Chunk, document: IndexedDocument): string {
-  return [document.title, ...chunk.sectionPath].join(' \u203a ');
+  return [document.title, fileWords(document.file), ...chunk.sectionPath].join(' \u203a ');
 }
 
 type OramaIndexComponent = ReturnType<typeof oramaIndex.createIndex>;

@@ -28,6 +28,8 @@ export interface SearchOptions {
   bm25Weight?: number;
   /** Override the build's router threshold. */
   routeMinConfidence?: number;
+  /** Override the build's weight of the context field (title, file name, section path) in BM25. */
+  contextBoost?: number;
   /** Override the build's soft boost of the routed domain (below the filter threshold). */
   routeBoost?: number;
 }
@@ -97,7 +99,11 @@ export class Retriever {
     }
 
     const candidates = Math.max(MIN_CANDIDATES, k * CANDIDATE_FACTOR);
-    const bm25 = mode === 'vector' ? [] : searchBm25(this.db, query, { k: candidates, domain: domainFilter });
+    const bm25 = mode === 'vector' ? [] : searchBm25(this.db, query, {
+            k: candidates,
+            domain: domainFilter,
+            contextBoost: options.contextBoost ?? defaults.contextBoost,
+          });
     let vector: { chunk: number; score: number }[] = [];
     if (mode !== 'bm25' && options.queryVector && this.index.vectors) {
       const { chunks, documents } = this.index;
