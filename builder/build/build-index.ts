@@ -85,19 +85,13 @@ async function embedChunks(
   documents: readonly IndexedDocument[],
   cacheDir: string,
   options: WorkOptions,
-): Promise<{ vectors: Float32Array[]; embedded: number; hits: number }> {
-  const { EmbeddingCache } = await import('../embed/cache.ts');
-  const cache = await EmbeddingCache.open(cacheDir, embedder.id, embedder.dimensions);
-  const keys = chunks.map((c) => createHash('sha1').update(passageText(c, documents[c.doc])).digest('hex'));
-  const vectors: (Float32Array | undefined)[] = keys.map((k) => cache.get(k));
-  const missing = vectors.flatMap((v, i) => (v ? [] : [i]));
-  const fresh = await embedder.embed(missing.map((i) => passageText(chunks[i], documents[chunks[i].doc])), options);
-  missing.forEach((chunkIndex, j) => {
-    vectors[chunkIndex] = fresh[j];
-    cache.set(keys[chunkIndex], fresh[j]);
+): Promise<{ vectors: Float32Array[]; embedded: number; hits: number; discarded: string | null }> {
+  const { embedWithCache } = await import('../embed/embed-cached.ts');
+  const items = chunks.map((c) => {
+    const text = passageText(c, documents[c.doc]);
+    return { key: createHash('sha1').update(text).digest('hex'), text };
   });
-  await cache.save();
-  return { vectors: vectors as Float32Array[], embedded: missing.length, hits: chunks.length - missing.length };
+  return embedWithCache(embedder, items, { cacheDir, ...options });
 }
 
 export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
@@ -159,6 +153,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       const result = await embedChunks(embedder, chunks, documents, cacheDir, { signal, onProgress });
       embedded = result.embedded;
       embedCacheHits = result.hits;
+      if (result.discarded) log(`embedding cache not reused: ${result.discarded}`);
       const packed = packVectors(result.vectors);
       vectors = { count: chunks.length, dim: embedder.dimensions, scales: packed.scales, data: packed.data };
       embedderInfo = {

@@ -15,8 +15,9 @@ export interface Embedder {
   readonly dimensions: number;
   readonly dtype: EmbedderDtype;
   /**
-   * A hash of what the model makes of a fixed probe text: it changes when the weights, the
-   * tokenizer or the dtype change under the same id, so caches can tell stale vectors apart.
+   * A hash of what the model makes of a fixed probe text, and of the prefix: it changes when the
+   * weights, the tokenizer, the dtype or the prefix change under the same id, so caches can tell
+   * stale vectors apart.
    */
   readonly fingerprint: string;
   /** Embeds texts (the prefix is added here); unit-length vectors, in the order given. */
@@ -63,10 +64,10 @@ function describeLoadFailure(error: unknown, options: LoadEmbedderOptions): stri
   return message;
 }
 
-function fingerprintOf(vector: Float32Array, dtype: EmbedderDtype): string {
+function fingerprintOf(vector: Float32Array, dtype: EmbedderDtype, prefix: string): string {
   // Rounded so that last-bit differences between CPUs do not invalidate a cache.
   const rounded = Array.from(vector, (x) => Math.round(x * 1e4));
-  return createHash('sha256').update(`${dtype}:${rounded.join(',')}`).digest('hex').slice(0, 16);
+  return createHash('sha256').update(JSON.stringify([dtype, prefix, rounded])).digest('hex').slice(0, 16);
 }
 
 export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<Embedder> {
@@ -88,8 +89,8 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
     throw createError('EMBEDDER_LOAD_FAILED', model, describeLoadFailure(error, options));
   }
 
-  const run = async (texts: readonly string[]): Promise<Float32Array[]> => {
-    const output = await extractor(texts.map((t) => prefix + t), { pooling: 'mean', normalize: true });
+  const run = async (texts: readonly string[], withPrefix = prefix): Promise<Float32Array[]> => {
+    const output = await extractor(texts.map((t) => withPrefix + t), { pooling: 'mean', normalize: true });
     const [rows, dim] = output.dims as [number, number];
     const data = output.data as Float32Array;
     return Array.from({ length: rows }, (_, i) => data.slice(i * dim, (i + 1) * dim));
@@ -97,7 +98,7 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
 
   let probe: Float32Array;
   try {
-    [probe] = await run([PROBE]);
+    [probe] = await run([PROBE], '');
   } catch (error) {
     await extractor.dispose();
     throw createError('EMBEDDER_LOAD_FAILED', model, `it loaded but could not embed a test sentence (${error instanceof Error ? error.message : String(error)})`);
@@ -111,7 +112,7 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
     id: model,
     dimensions: probe.length,
     dtype,
-    fingerprint: fingerprintOf(probe, dtype),
+    fingerprint: fingerprintOf(probe, dtype, prefix),
     async embed(texts, work = {}) {
       const out: Float32Array[] = [];
       work.onProgress?.({ step: 'embed', done: 0, total: texts.length });

@@ -81,17 +81,20 @@ describe('loadEmbedder', () => {
     expect(embedder.countTokens('בביטוח הרכב')).toBe(6); // <s> ▁ב ביטוח ▁ה רכב </s>
   });
 
-  it('has a fingerprint that follows the weights and dtype, not the load', async () => {
-    const again = await loadEmbedder({ model: FIXTURE_EMBEDDER, modelDir: root, dtype: 'fp32' });
+  it('has a fingerprint that follows the weights, dtype and prefix, not the load', async () => {
+    const again = await loadEmbedder({ model: FIXTURE_EMBEDDER, modelDir: root, dtype: 'fp32', prefix: 'passage: ' });
     expect(again.fingerprint).toBe(embedder.fingerprint);
     await again.dispose();
-    const q8 = await loadEmbedder({ model: FIXTURE_EMBEDDER, modelDir: root, dtype: 'q8' });
+    const query = await loadEmbedder({ model: FIXTURE_EMBEDDER, modelDir: root, dtype: 'fp32', prefix: 'query: ' });
+    expect(query.fingerprint).not.toBe(embedder.fingerprint);
+    await query.dispose();
+    const q8 = await loadEmbedder({ model: FIXTURE_EMBEDDER, modelDir: root, dtype: 'q8', prefix: 'passage: ' });
     expect(q8.dtype).toBe('q8');
     expect(q8.fingerprint).not.toBe(embedder.fingerprint);
     await q8.dispose();
     const other = join(root, 'other');
     await writeTinyEmbedder(join(other, FIXTURE_EMBEDDER), { dimensions: 16 });
-    const small = await loadEmbedder({ model: FIXTURE_EMBEDDER, modelDir: other, dtype: 'fp32' });
+    const small = await loadEmbedder({ model: FIXTURE_EMBEDDER, modelDir: other, dtype: 'fp32', prefix: 'passage: ' });
     expect(small.dimensions).toBe(16);
     expect(small.fingerprint).not.toBe(embedder.fingerprint);
     await small.dispose();

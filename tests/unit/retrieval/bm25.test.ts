@@ -58,3 +58,16 @@ describe('versions', () => {
     expect(BUILDER_VERSION).toBe(pkg.version);
   });
 });
+
+describe('shipping form of the BM25 state', () => {
+  it('rebuilds exactly the per-document term counts Orama saved', async () => {
+    const { create, insertMultiple, save } = await import('@orama/orama');
+    const { compactFrequencies, expandFrequencies } = await import('../../../widget/core/retrieval/bm25-state.ts');
+    const db = create({ schema: { body: 'string' } as const, components: { tokenizer: bm25Tokenizer(DEFAULT_RETRIEVAL) } });
+    await insertMultiple(db, [{ body: 'רכב רכב דירה' }, { body: 'דירה ביטוח ביטוח ביטוח' }, { body: 'car cars car' }]);
+    const original = JSON.parse(JSON.stringify(save(db)));
+    const compact = JSON.parse(JSON.stringify(compactFrequencies(original)));
+    expect(compact.index.frequencies).toEqual({});
+    expect(expandFrequencies(compact).index).toEqual(original.index);
+  });
+});

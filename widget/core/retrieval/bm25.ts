@@ -6,6 +6,7 @@
  */
 import { create, insertMultiple, load, save, search, type Orama, type RawData, type Tokenizer } from '@orama/orama';
 import { index as oramaIndex } from '@orama/orama/components';
+import { compactFrequencies, expandFrequencies } from './bm25-state.ts';
 import type { Chunk, IndexedDocument } from '../schema.ts';
 
 export const BM25_SCHEMA = {
@@ -104,12 +105,12 @@ export async function buildBm25State(
   const state = save(db) as RawData & { docs: { docs: Record<string, unknown> } };
   const stripped: Record<string, Record<string, never>> = {};
   for (const key of Object.keys(state.docs.docs)) stripped[key] = {};
-  return { ...state, docs: { ...state.docs, docs: stripped } };
+  return compactFrequencies({ ...state, docs: { ...state.docs, docs: stripped } });
 }
 
 export function restoreBm25(state: RawData, tokenizer: Tokenizer): Bm25Database {
   const db = createDatabase(tokenizer);
-  load(db, state);
+  load(db, expandFrequencies(state));
   return db;
 }
 
