@@ -78,11 +78,11 @@ export async function evalCommand(argv: string[]): Promise<number> {
     if (values.baseline) {
       entry.baselines = {};
       const rows = [TABLE_HEADER, formatLevelRow('harel-chat', report.answerable, report.file, report.page)];
-      for (const tokenizer of ['orama-default', 'project'] as BaselineTokenizer[]) {
+      for (const tokenizer of ['orama-default', 'project-stock-bm25', 'project'] as BaselineTokenizer[]) {
         const baseline = await createPageBaseline(index, tokenizer);
         const b = await runEval(questions, async (q) => baseline(q, k), { k, mode: 'bm25', aliases });
         entry.baselines[tokenizer] = b;
-        rows.push(formatLevelRow(`page BM25, ${tokenizer} tok.`, b.answerable, b.file, b.page));
+        rows.push(formatLevelRow(`page BM25 ${tokenizer}`, b.answerable, b.file, b.page));
       }
       process.stdout.write(`\nbaselines (page-level BM25 over the same pages):\n${rows.join('\n')}\n`);
     }

@@ -1,14 +1,17 @@
 /**
  * Page-level BM25 baselines, for the figures the project is measured against: one Orama
- * document per page (the page text rebuilt from the index's chunks), searched with either
- * Orama's default tokenizer (which drops Hebrew) or the project's tokenizer.
+ * document per page (the page text rebuilt from the index's chunks), searched with
+ * - 'orama-default': Orama as it comes (its tokenizer drops Hebrew);
+ * - 'project-stock-bm25': the project's tokenizer, Orama's stock BM25 bookkeeping;
+ * - 'project': the project's tokenizer and the corrected BM25 bookkeeping, whole terms.
  */
 import { create, insertMultiple, search, type Tokenizer } from '@orama/orama';
 import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
 import { createOramaTokenizer } from '../../widget/core/tokenizer/index.ts';
+import { createBm25IndexComponent } from '../../widget/core/retrieval/bm25.ts';
 import type { EvalSearchResult } from './run-eval.ts';
 
-export type BaselineTokenizer = 'orama-default' | 'project';
+export type BaselineTokenizer = 'orama-default' | 'project-stock-bm25' | 'project';
 
 export async function createPageBaseline(
   index: LoadedIndex,
@@ -23,7 +26,12 @@ export async function createPageBaseline(
     pages.set(key, entry);
   }
   const list = [...pages.values()];
-  const components: { tokenizer?: Tokenizer } = tokenizer === 'project' ? { tokenizer: createOramaTokenizer() } : {};
+  const components: { tokenizer?: Tokenizer; index?: ReturnType<typeof createBm25IndexComponent> } =
+    tokenizer === 'orama-default'
+      ? {}
+      : tokenizer === 'project-stock-bm25'
+        ? { tokenizer: createOramaTokenizer() }
+        : { tokenizer: createOramaTokenizer({ wholeTerms: true }), index: createBm25IndexComponent() };
   const db = create({ schema: { text: 'string' } as const, components });
   await insertMultiple(db, list.map((p, i) => ({ id: String(i), text: p.parts.join('\n') })), 500);
   return (query, k) => {

@@ -56,7 +56,7 @@ type IndexData = Parameters<OramaIndexComponent['insertDocumentScoreParameters']
  * tf is the raw count and df counts documents. Only insertion changes: the saved state keeps
  * Orama's layout, so a browser restores it with Orama's stock index component.
  */
-function createBm25IndexComponent(): OramaIndexComponent {
+export function createBm25IndexComponent(): OramaIndexComponent {
   const base = oramaIndex.createIndex();
   let current: { data: IndexData; prop: string; id: number; counts: Map<string, number> } | null = null;
   return {
