@@ -136,7 +136,10 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
         // Identical passages in two documents keep one id per index (ids are content hashes).
         if (seen.has(chunk.id)) continue;
         seen.add(chunk.id);
-        chunks.push(chunk);
+        // A top heading that repeats the document title (a Markdown or HTML h1) says nothing the
+        // document does not already carry: drop it from the path shown in citations.
+        const path = chunk.sectionPath[0] === documents[i].title ? chunk.sectionPath.slice(1) : chunk.sectionPath;
+        chunks.push(path === chunk.sectionPath ? chunk : { ...chunk, sectionPath: path });
       }
       onProgress?.({ step: 'chunk', done: i + 1, total: parsed.length, detail: parsed[i].file });
     }
