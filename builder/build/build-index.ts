@@ -174,14 +174,12 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
     onProgress?.({ step: 'route', done: 1, total: 1 });
     throwIfAborted(signal);
 
-    onProgress?.({ step: 'bm25', done: 0, total: 1 });
     const retrieval: RetrievalDefaults = {
       ...DEFAULT_RETRIEVAL,
       ...(options.bm25Weight === undefined ? {} : { bm25Weight: options.bm25Weight }),
       ...(options.termMatch === undefined ? {} : { termMatch: options.termMatch }),
     };
-    const bm25 = await buildBm25State(chunks, documents, bm25Tokenizer(retrieval));
-    onProgress?.({ step: 'bm25', done: 1, total: 1 });
+    const bm25 = await buildBm25State(chunks, documents, bm25Tokenizer(retrieval), { signal, onProgress });
     throwIfAborted(signal);
 
     const previous = await previousChunkIds(outDir);

@@ -7,7 +7,8 @@
 import { create, insertMultiple, load, save, search, type Orama, type RawData, type Tokenizer } from '@orama/orama';
 import { index as oramaIndex } from '@orama/orama/components';
 import { compactFrequencies, expandFrequencies } from './bm25-state.ts';
-import type { Chunk, IndexedDocument } from '../schema.ts';
+import { throwIfAborted } from '../errors.ts';
+import type { Chunk, IndexedDocument, WorkOptions } from '../schema.ts';
 
 export const BM25_SCHEMA = {
   /** The passage text. */
@@ -93,6 +94,7 @@ export async function buildBm25State(
   chunks: readonly Chunk[],
   documents: readonly IndexedDocument[],
   tokenizer: Tokenizer,
+  options: WorkOptions = {},
 ): Promise<RawData> {
   const db = createDatabase(tokenizer, true);
   const rows = chunks.map((chunk, i) => ({
@@ -101,7 +103,12 @@ export async function buildBm25State(
     context: chunkContext(chunk, documents[chunk.doc]),
     domain: documents[chunk.doc].domain,
   }));
-  await insertMultiple(db, rows, 1000);
+  const batch = 500;
+  for (let start = 0; start < rows.length; start += batch) {
+    throwIfAborted(options.signal);
+    await insertMultiple(db, rows.slice(start, start + batch), batch);
+    options.onProgress?.({ step: 'bm25', done: Math.min(start + batch, rows.length), total: rows.length });
+  }
   const state = save(db) as RawData & { docs: { docs: Record<string, unknown> } };
   const stripped: Record<string, Record<string, never>> = {};
   for (const key of Object.keys(state.docs.docs)) stripped[key] = {};
