@@ -71,3 +71,28 @@ describe('shipping form of the BM25 state', () => {
     expect(expandFrequencies(compact).index).toEqual(original.index);
   });
 });
+
+describe('term lookup', () => {
+  it('scores exactly as Orama\'s own search path does, with and without a domain filter', async () => {
+    const { create, load, search } = await import('@orama/orama');
+    const { expandFrequencies } = await import('../../../widget/core/retrieval/bm25-state.ts');
+    const { BM25_SCHEMA } = await import('../../../widget/core/retrieval/bm25.ts');
+    const texts = ['ביטוח רכב מקיף וביטוח חובה', 'השתתפות עצמית ברכב 1,200 ש"ח', 'ביטוח דירה מבנה ותכולה', 'travel insurance baggage lost', 'רכב חלופי לאחר תאונה'];
+    const documents = texts.map((_, i) => doc(`f${i}.txt`, i % 2 ? 'car' : 'apartment'));
+    const chunks = texts.map((t, i) => chunk(i, t));
+    const tokenizer = bm25Tokenizer(DEFAULT_RETRIEVAL);
+    const state = JSON.parse(JSON.stringify(await buildBm25State(chunks, documents, tokenizer)));
+    const ours = restoreBm25(JSON.parse(JSON.stringify(state)), tokenizer);
+    const stock = create({ schema: BM25_SCHEMA, components: { tokenizer } });
+    load(stock, expandFrequencies(state));
+    for (const domain of [null, 'car']) {
+      for (const query of ['ביטוח הרכב שלי', 'baggage', 'השתתפות עצמית 1200']) {
+        const mine = searchBm25(ours, query, { k: 10, domain });
+        const theirs = search(stock, { term: query, properties: ['body', 'context'], boost: { context: 0.5 }, threshold: 1, limit: 10, ...(domain ? { where: { domain: { eq: domain } } } : {}) }) as { hits: { id: string; score: number }[] };
+        expect(mine.map((h) => h.chunk)).toEqual(theirs.hits.map((h) => Number(h.id)));
+        mine.forEach((h, i) => expect(h.score).toBeCloseTo(theirs.hits[i].score, 10));
+        expect(mine.length).toBeGreaterThan(0);
+      }
+    }
+  });
+});
