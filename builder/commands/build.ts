@@ -3,15 +3,9 @@ import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createError } from '../../widget/core/errors.ts';
 import { buildIndex, type BuildSummary } from '../build/build-index.ts';
+import { numberOption, optionalNumber } from '../cli/args.ts';
 import { createProgressReporter } from '../cli/progress.ts';
 import { DEFAULT_EMBEDDER } from '../embed/defaults.ts';
-
-function parseNumber(value: string | undefined, name: string, fallback: number, min: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < min || n > max) throw createError('BAD_ARGUMENT', `${name} must be a number from ${min} to ${max}, not "${value}".`);
-  return n;
-}
 
 export async function buildCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -61,10 +55,10 @@ export async function buildCommand(argv: string[]): Promise<number> {
       modelDir: values['model-dir'],
       allowRemote: Boolean(values['allow-remote']),
       dtype,
-      maxTokens: parseNumber(values['max-tokens'], '--max-tokens', 350, 32, 512),
-      overlap: parseNumber(values.overlap, '--overlap', 0.15, 0, 0.5),
+      maxTokens: numberOption(values['max-tokens'], '--max-tokens', 350, 32, 512),
+      overlap: numberOption(values.overlap, '--overlap', 0.15, 0, 0.5),
       cacheDir: values['cache-dir'],
-      bm25Weight: values['bm25-weight'] === undefined ? undefined : parseNumber(values['bm25-weight'], '--bm25-weight', 0.5, 0, 1),
+      bm25Weight: optionalNumber(values['bm25-weight'], '--bm25-weight', 0, 1),
       termMatch,
       signal: controller.signal,
       onProgress: progress.onProgress,

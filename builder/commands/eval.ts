@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createError } from '../../widget/core/errors.ts';
 import { Retriever, type SearchMode } from '../../widget/core/retrieval/retriever.ts';
+import { optionalNumber, positiveInt, searchMode } from '../cli/args.ts';
 import { createProgressReporter } from '../cli/progress.ts';
 import { createPageBaseline, type BaselineTokenizer } from '../eval/baseline.ts';
 import { formatLevelRow, formatReport, TABLE_HEADER } from '../eval/format-report.ts';
@@ -10,14 +11,6 @@ import { loadQuestions } from '../eval/questions.ts';
 import { aliasMap, runEval, type EvalReport } from '../eval/run-eval.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { embedQuery, loadQueryEmbedder } from './query-embedder.ts';
-import { parseMode, parsePositiveInt } from './search.ts';
-
-function optionalNumber(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n)) throw createError('BAD_ARGUMENT', `expected a number, not "${value}".`);
-  return n;
-}
 
 export async function evalCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -41,13 +34,13 @@ export async function evalCommand(argv: string[]): Promise<number> {
   });
   const [indexDir] = positionals;
   if (!indexDir || !values.questions?.length) throw createError('BAD_ARGUMENT', 'eval needs an index folder and --questions <file>.');
-  const k = parsePositiveInt(values.k, '--k', 10);
+  const k = positiveInt(values.k, '--k', 10);
   const progress = createProgressReporter({ quiet: Boolean(values.quiet) });
   const index = await readIndexFolder(indexDir, { onProgress: progress.onProgress });
   progress.finish();
   const retriever = new Retriever(index);
-  const mode: SearchMode = parseMode(values.mode, index.vectors ? 'hybrid' : 'bm25');
-  const bm25Weight = values['bm25-weight'] === undefined ? undefined : Number(values['bm25-weight']);
+  const mode: SearchMode = searchMode(values.mode, index.vectors ? 'hybrid' : 'bm25');
+  const bm25Weight = optionalNumber(values['bm25-weight'], '--bm25-weight', 0, 1);
   const embedder = await loadQueryEmbedder(index, { mode, modelDir: values['model-dir'], allowRemote: values['allow-remote'] });
 
   const aliases = aliasMap(index.documents);
@@ -64,9 +57,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
           route: !values['no-route'],
           queryVector: await embedQuery(embedder, q),
           bm25Weight,
-          routeMinConfidence: optionalNumber(values['route-min']),
-          routeBoost: optionalNumber(values['route-boost']),
-          contextBoost: optionalNumber(values['context-boost']),
+          routeMinConfidence: optionalNumber(values['route-min'], '--route-min', 0),
+          routeBoost: optionalNumber(values['route-boost'], '--route-boost', 0),
+          contextBoost: optionalNumber(values['context-boost'], '--context-boost', 0),
         });
         return result;
       },

@@ -2,21 +2,9 @@
 import { parseArgs } from 'node:util';
 import { createError } from '../../widget/core/errors.ts';
 import { Retriever, type SearchMode } from '../../widget/core/retrieval/retriever.ts';
+import { positiveInt, searchMode } from '../cli/args.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { embedQuery, loadQueryEmbedder } from './query-embedder.ts';
-
-export function parseMode(value: string | undefined, fallback: SearchMode): SearchMode {
-  if (value === undefined) return fallback;
-  if (value === 'bm25' || value === 'vector' || value === 'hybrid') return value;
-  throw createError('BAD_ARGUMENT', `--mode must be bm25, vector or hybrid, not "${value}".`);
-}
-
-export function parsePositiveInt(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw createError('BAD_ARGUMENT', `${name} must be a positive integer, not "${value}".`);
-  return n;
-}
 
 export async function searchCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -39,12 +27,12 @@ export async function searchCommand(argv: string[]): Promise<number> {
   const index = await readIndexFolder(indexDir);
   const retriever = new Retriever(index);
   const defaultMode: SearchMode = index.vectors ? 'hybrid' : 'bm25';
-  const mode = parseMode(values.mode, defaultMode);
+  const mode = searchMode(values.mode, defaultMode);
   const embedder = await loadQueryEmbedder(index, { mode, modelDir: values['model-dir'], allowRemote: values['allow-remote'] });
   const queryVector = await embedQuery(embedder, query);
   const result = retriever.search(query, {
     mode,
-    k: parsePositiveInt(values.k, '--k', 10),
+    k: positiveInt(values.k, '--k', 10),
     domain: values.domain ?? null,
     route: !values['no-route'],
     queryVector,

@@ -39,13 +39,7 @@ export interface ParsedDocument {
 }
 
 /** Document metadata as stored in the index (no text: the text lives in the chunks). */
-export interface IndexedDocument {
-  file: string;
-  url: string | null;
-  domain: string;
-  lang: Lang;
-  title: string;
-  kind: DocumentKind;
+export interface IndexedDocument extends Omit<ParsedDocument, 'pages'> {
   pageCount: number;
   /** Other input files with the same content, indexed once under this one (citations may name either). */
   aliases?: string[];
