@@ -19,6 +19,7 @@ import { FIXTURE_EMBEDDER, PASSAGE_PREFIX, QUERY_PREFIX } from '../embed/default
 import type { Embedder } from '../embed/embedder.ts';
 import { ingestInputs, type SkippedFile } from './ingest-inputs.ts';
 import { writeIndex } from '../write/write-index.ts';
+import { twinGroups } from '../twins/twin-groups.ts';
 
 export interface BuildOptions extends WorkOptions {
   inputs: string[];
@@ -94,6 +95,26 @@ async function embedChunks(
   return embedWithCache(embedder, items, { cacheDir, ...options });
 }
 
+/** Marks near-identical pages and chunks with twin-group ids (see builder/twins). */
+function markTwins(parsed: readonly ParsedDocument[], chunks: Chunk[]): void {
+  const pageKeys: string[] = [];
+  const pageTexts: string[] = [];
+  parsed.forEach((doc, d) => {
+    for (const page of doc.pages) {
+      pageKeys.push(`${d}:${page.page}`);
+      pageTexts.push(page.blocks.map((b) => b.text).join('\n'));
+    }
+  });
+  const pageGroups = twinGroups(pageTexts);
+  const pageGroup = new Map(pageKeys.map((k, i) => [k, pageGroups[i]]));
+  const chunkGroups = twinGroups(chunks.map((c) => c.text));
+  chunks.forEach((chunk, i) => {
+    const pg = pageGroup.get(`${chunk.doc}:${chunk.page}`) ?? -1;
+    if (pg >= 0) chunk.pageTwin = pg;
+    if (chunkGroups[i] >= 0) chunk.twin = chunkGroups[i];
+  });
+}
+
 export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const { signal, onProgress, log = () => {} } = options;
@@ -143,6 +164,9 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       }
       onProgress?.({ step: 'chunk', done: i + 1, total: parsed.length, detail: parsed[i].file });
     }
+    onProgress?.({ step: 'twins', done: 0, total: 2 });
+    markTwins(parsed, chunks);
+    onProgress?.({ step: 'twins', done: 2, total: 2 });
     const chunked = new Set(chunks.map((c) => c.doc));
     const chunkless = documents.filter((_, i) => !chunked.has(i));
     for (const d of chunkless) log(`warning: ${d.file} produced no chunks (only noise or boilerplate text)`);

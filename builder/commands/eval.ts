@@ -8,7 +8,7 @@ import { createProgressReporter } from '../cli/progress.ts';
 import { createPageBaseline, type BaselineTokenizer } from '../eval/baseline.ts';
 import { formatLevelRow, formatReport, TABLE_HEADER } from '../eval/format-report.ts';
 import { loadQuestions } from '../eval/questions.ts';
-import { aliasMap, runEval, type EvalReport } from '../eval/run-eval.ts';
+import { aliasMap, runEval, twinLookup, type EvalReport } from '../eval/run-eval.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { embedQuery, loadQueryEmbedder } from './query-embedder.ts';
 
@@ -44,6 +44,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const embedder = await loadQueryEmbedder(index, { mode, modelDir: values['model-dir'], allowRemote: values['allow-remote'] });
 
   const aliases = aliasMap(index.documents);
+  const twins = twinLookup(index.documents, index.chunks);
   const out: Record<string, { report: EvalReport; baselines?: Record<string, EvalReport> }> = {};
   for (const file of values.questions) {
     const questions = await loadQuestions(file);
@@ -63,7 +64,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
         });
         return result;
       },
-      { k, mode, aliases, onProgress: progress.onProgress },
+      { k, mode, aliases, twins, onProgress: progress.onProgress },
     );
     progress.finish();
     process.stdout.write(`\n== ${file}\n${formatReport(report, 'harel-chat')}\n`);
@@ -73,7 +74,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       const rows = [TABLE_HEADER, formatLevelRow('harel-chat', report.answerable, report.file, report.page)];
       for (const tokenizer of ['orama-default', 'project-stock-bm25', 'project'] as BaselineTokenizer[]) {
         const baseline = await createPageBaseline(index, tokenizer);
-        const b = await runEval(questions, async (q) => baseline(q, k), { k, mode: 'bm25', aliases });
+        const b = await runEval(questions, async (q) => baseline(q, k), { k, mode: 'bm25', aliases, twins });
         entry.baselines[tokenizer] = b;
         rows.push(formatLevelRow(`page BM25 ${tokenizer}`, b.answerable, b.file, b.page));
       }

@@ -25,6 +25,7 @@ export function formatReport(report: EvalReport, label = 'all'): string {
     `${report.questions} questions (${report.answerable} answerable, ${report.unanswerable} unanswerable counted apart); mode ${report.mode}, k ${report.k}`,
     TABLE_HEADER,
     row(label, report.answerable, report.file, report.page),
+    row(`${label}, twins count`, report.answerable, report.fileLenient, report.pageLenient),
     ...groupRows('by domain', report.byDomain),
     ...groupRows('by difficulty', report.byDifficulty),
     `routing: accuracy ${pct(report.routing.accuracy)} over ${report.routing.evaluated}; confident on ${pct(report.routing.coverage)}, right when confident ${pct(report.routing.confidentAccuracy)}`,

@@ -88,3 +88,46 @@ export function metricsBy(
   });
   return Object.fromEntries([...groups.keys()].sort().map((k) => [k, groupMetrics(groups.get(k)!)]));
 }
+
+/**
+ * Which pages are near-identical twins (the index's page twin groups). Lenient metrics count a
+ * retrieved page that is a twin of a gold page: the same text in another edition or copy
+ * establishes the same fact.
+ */
+export interface TwinLookup {
+  /** The page's twin group, or -1. */
+  page(file: string, page: number): number;
+  /** Twin groups of every page of the file. */
+  fileGroups(file: string): ReadonlySet<number>;
+}
+
+/** Twin groups that establish the fact: each ref's page group, or all groups of a whole-file ref. */
+function factGroups(fact: readonly SourceRef[], twins: TwinLookup): Set<number> {
+  const groups = new Set<number>();
+  for (const ref of fact) {
+    if (ref.page === null) for (const g of twins.fileGroups(ref.file)) groups.add(g);
+    else {
+      const g = twins.page(ref.file, ref.page);
+      if (g >= 0) groups.add(g);
+    }
+  }
+  return groups;
+}
+
+export function lenientPageRank(fact: readonly SourceRef[], ranked: readonly RankedPage[], twins: TwinLookup): number | null {
+  const groups = factGroups(fact, twins);
+  for (let i = 0; i < ranked.length; i++) {
+    const p = ranked[i];
+    if (fact.some((ref) => refMatchesPage(ref, p)) || groups.has(twins.page(p.file, p.page))) return i + 1;
+  }
+  return null;
+}
+
+export function lenientFileRank(fact: readonly SourceRef[], ranked: readonly RankedPage[], twins: TwinLookup): number | null {
+  const groups = factGroups(fact, twins);
+  const wanted = new Set(fact.map((r) => r.file));
+  const files: string[] = [];
+  for (const p of ranked) if (!files.includes(p.file)) files.push(p.file);
+  const i = files.findIndex((f) => wanted.has(f) || [...twins.fileGroups(f)].some((g) => groups.has(g)));
+  return i < 0 ? null : i + 1;
+}

@@ -6,8 +6,19 @@
 import type { RouteResult } from '../../widget/core/retrieval/route.ts';
 import { rankedPages, type SearchMode } from '../../widget/core/retrieval/retriever.ts';
 import { throwIfAborted } from '../../widget/core/errors.ts';
-import type { IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
-import { groupMetrics, metricsBy, scoreQuestion, type GroupMetrics, type LevelMetrics, type RankedPage } from './metrics.ts';
+import type { Chunk, IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
+import {
+  aggregate,
+  groupMetrics,
+  lenientFileRank,
+  lenientPageRank,
+  metricsBy,
+  scoreQuestion,
+  type GroupMetrics,
+  type LevelMetrics,
+  type RankedPage,
+  type TwinLookup,
+} from './metrics.ts';
 import type { EvalQuestion } from './questions.ts';
 
 export interface RoutingMetrics {
@@ -28,8 +39,11 @@ export interface QuestionRecord {
   answerable: boolean;
   fileRank: number | null;
   pageRank: number | null;
+  /** Ranks when a twin of a gold page counts (null without twin data). */
+  fileRankLenient: number | null;
+  pageRankLenient: number | null;
   routed: { domain: string | null; confidence: number; filtered: boolean } | null;
-  ranked: { file: string; page: number; score: number; chunkId: string }[];
+  ranked: { file: string; page: number; score: number; chunkId: string; twin: number | null; pageTwin: number | null }[];
   ms: number;
 }
 
@@ -41,6 +55,9 @@ export interface EvalReport {
   k: number;
   file: LevelMetrics;
   page: LevelMetrics;
+  /** A retrieved file or page also counts when it is a near-identical twin of a gold page. */
+  fileLenient: LevelMetrics;
+  pageLenient: LevelMetrics;
   routing: RoutingMetrics;
   byDomain: Record<string, GroupMetrics>;
   byDifficulty: Record<string, GroupMetrics>;
@@ -48,11 +65,30 @@ export interface EvalReport {
   perQuestion: QuestionRecord[];
 }
 
+/** Page twin groups from an index's chunks (each chunk carries its page's group). */
+export function twinLookup(documents: readonly IndexedDocument[], chunks: readonly Chunk[]): TwinLookup {
+  const byPage = new Map<string, number>();
+  const byFile = new Map<string, Set<number>>();
+  for (const c of chunks) {
+    if (c.pageTwin === undefined) continue;
+    const file = documents[c.doc].file;
+    byPage.set(`${file}\u0000${c.page}`, c.pageTwin);
+    let set = byFile.get(file);
+    if (!set) byFile.set(file, (set = new Set()));
+    set.add(c.pageTwin);
+  }
+  const none = new Set<number>();
+  return {
+    page: (file, page) => byPage.get(`${file}\u0000${page}`) ?? -1,
+    fileGroups: (file) => byFile.get(file) ?? none,
+  };
+}
+
 /** What scoring needs of a search: the Retriever's SearchResult satisfies it, and so do baselines. */
 export interface EvalSearchResult {
   route: RouteResult | null;
   domainFilter: string | null;
-  hits: readonly { file: string; page: number; score: number; chunkId: string }[];
+  hits: readonly { file: string; page: number; score: number; chunkId: string; twin?: number | null; pageTwin?: number | null }[];
 }
 
 /**
@@ -77,7 +113,7 @@ function percentile(values: number[], p: number): number {
 export async function runEval(
   questions: readonly EvalQuestion[],
   searchFn: SearchFn,
-  options: WorkOptions & { k: number; mode: SearchMode; aliases?: ReadonlyMap<string, string> },
+  options: WorkOptions & { k: number; mode: SearchMode; aliases?: ReadonlyMap<string, string>; twins?: TwinLookup },
 ): Promise<EvalReport> {
   const aliases = options.aliases;
   const canonical = (q: EvalQuestion): EvalQuestion =>
@@ -91,6 +127,12 @@ export async function runEval(
     const ms = performance.now() - start;
     const ranked: RankedPage[] = rankedPages(result.hits).slice(0, options.k);
     const score = q.answerable ? scoreQuestion(canonical(q), ranked) : { fileRank: null, pageRank: null };
+    const fact = canonical(q).facts[0] ?? [];
+    const twins = options.twins;
+    const lenient =
+      q.answerable && twins
+        ? { file: lenientFileRank(fact, ranked, twins), page: lenientPageRank(fact, ranked, twins) }
+        : { file: score.fileRank, page: score.pageRank };
     records.push({
       id: q.id,
       question: q.question,
@@ -99,10 +141,12 @@ export async function runEval(
       answerable: q.answerable,
       fileRank: score.fileRank,
       pageRank: score.pageRank,
+      fileRankLenient: lenient.file,
+      pageRankLenient: lenient.page,
       routed: result.route
         ? { domain: result.route.domain, confidence: result.route.confidence, filtered: result.domainFilter !== null }
         : null,
-      ranked: result.hits.map((h) => ({ file: h.file, page: h.page, score: h.score, chunkId: h.chunkId })),
+      ranked: result.hits.map((h) => ({ file: h.file, page: h.page, score: h.score, chunkId: h.chunkId, twin: h.twin ?? null, pageTwin: h.pageTwin ?? null })),
       ms,
     });
     options.onProgress?.({ step: 'eval', done: ++done, total: questions.length, detail: q.id });
@@ -122,6 +166,8 @@ export async function runEval(
     k: options.k,
     file: overall.file,
     page: overall.page,
+    fileLenient: aggregate(answerable.map((r) => r.fileRankLenient)),
+    pageLenient: aggregate(answerable.map((r) => r.pageRankLenient)),
     routing: {
       accuracy: share(routedRecords.filter((r) => r.routed!.domain === r.domain).length, routedRecords.length),
       coverage: share(confident.length, routedRecords.length),

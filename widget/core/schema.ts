@@ -61,6 +61,10 @@ export interface Chunk {
   text: string;
   /** Token count by the embedder's tokenizer (or the calibrated estimate when none is loaded). */
   tokens: number;
+  /** Group of near-identical chunks elsewhere in the index (editions, tiers, copies); absent when unique. */
+  twin?: number;
+  /** Group of near-identical pages this chunk's page belongs to; absent when the page is unique. */
+  pageTwin?: number;
 }
 
 /** A unit of long work reports itself in this one shape. */

@@ -76,3 +76,23 @@ describe('question files', () => {
     expect(() => parseQuestions({ foo: 1 }, 'x.json')).toThrowError(/question file/);
   });
 });
+
+describe('lenient ranks (twins of gold pages count)', () => {
+  const twins = {
+    page: (file: string, page: number) => (file === 'b.pdf' && page === 1) || (file === 'gold.pdf' && page === 4) ? 7 : -1,
+    fileGroups: (file: string) => new Set(file === 'gold.pdf' ? [7] : file === 'b.pdf' ? [7] : []),
+  };
+
+  it('credits a twin page where the strict rank misses', async () => {
+    const { lenientPageRank, lenientFileRank } = await import('../../../builder/eval/metrics.ts');
+    const fact = [{ file: 'gold.pdf', page: 4 }];
+    expect(pageRank(fact, ranked)).toBeNull();
+    expect(lenientPageRank(fact, ranked, twins)).toBe(2);
+    expect(lenientFileRank(fact, ranked, twins)).toBe(2);
+  });
+
+  it('does not credit a page without a twin', async () => {
+    const { lenientPageRank } = await import('../../../builder/eval/metrics.ts');
+    expect(lenientPageRank([{ file: 'gold.pdf', page: 5 }], ranked, twins)).toBeNull();
+  });
+});

@@ -26,6 +26,14 @@ describe('chunk store', () => {
     expect(decodeChunkStore(JSON.parse(JSON.stringify(json)))).toEqual(chunks);
   });
 
+  it('keeps twin groups, and reads stores written without them', () => {
+    const chunks = [chunk(0, { twin: 3, pageTwin: 5 }), chunk(1)];
+    const json = encodeChunkStore(chunks);
+    expect(decodeChunkStore(JSON.parse(JSON.stringify(json)))).toEqual(chunks);
+    const { twin: _t, pageTwin: _p, ...older } = json;
+    expect(decodeChunkStore(older)[0].twin).toBeUndefined();
+  });
+
   it('rejects a store whose columns disagree in length', () => {
     const json = encodeChunkStore([chunk(0), chunk(1)]);
     json.text.pop();

@@ -19,6 +19,10 @@ export interface ChunkStoreJson {
   tokens: number[];
   text: string[];
   strings: string[];
+  /** Twin group of each chunk, -1 for none (absent in builds without twin detection). */
+  twin?: number[];
+  /** Twin group of each chunk's page, -1 for none. */
+  pageTwin?: number[];
 }
 
 export function encodeChunkStore(chunks: readonly Chunk[]): ChunkStoreJson {
@@ -44,6 +48,8 @@ export function encodeChunkStore(chunks: readonly Chunk[]): ChunkStoreJson {
     tokens: chunks.map((c) => c.tokens),
     text: chunks.map((c) => c.text),
     strings,
+    twin: chunks.map((c) => c.twin ?? -1),
+    pageTwin: chunks.map((c) => c.pageTwin ?? -1),
   };
 }
 
@@ -68,6 +74,10 @@ export function decodeChunkStore(json: ChunkStoreJson, source = 'chunks'): Chunk
       tokens: json.tokens[i],
       text: json.text[i],
     };
+    const twin = json.twin?.[i] ?? -1;
+    const pageTwin = json.pageTwin?.[i] ?? -1;
+    if (twin >= 0) chunks[i].twin = twin;
+    if (pageTwin >= 0) chunks[i].pageTwin = pageTwin;
   }
   return chunks;
 }

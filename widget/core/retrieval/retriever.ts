@@ -45,6 +45,10 @@ export interface RetrievedPassage extends FusedHit {
   sectionPath: string[];
   clause: string | null;
   text: string;
+  /** Near-identical chunk group, or null. */
+  twin: number | null;
+  /** Near-identical page group of this chunk's page, or null. */
+  pageTwin: number | null;
 }
 
 export interface SearchResult {
@@ -141,6 +145,8 @@ export class Retriever {
       sectionPath: chunk.sectionPath,
       clause: chunk.clause,
       text: chunk.text,
+      twin: chunk.twin ?? null,
+      pageTwin: chunk.pageTwin ?? null,
     };
   }
 

@@ -1,0 +1,92 @@
+/**
+ * Near-duplicate detection by MinHash over word shingles, with LSH banding to find candidate
+ * pairs and an exact Jaccard check to confirm them. Written here rather than taken from a
+ * package: it is ~80 lines, and it must shingle with the project's own normalisation.
+ */
+import { normalizeText } from '../../widget/core/tokenizer/index.ts';
+
+const SHINGLE = 5;
+const HASHES = 64;
+const BANDS = 16;
+const ROWS = HASHES / BANDS;
+
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The murmur3 finaliser, seeded: a cheap family of independent hash functions. */
+function mix(x: number, seed: number): number {
+  let h = (x ^ seed) >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+const SEEDS = Array.from({ length: HASHES }, (_, i) => mix(i + 1, 0x9e3779b9));
+
+/** Hashes of the text's overlapping 5-word shingles (the whole text when shorter). */
+export function shingles(text: string): Set<number> {
+  const words = normalizeText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const out = new Set<number>();
+  if (words.length < SHINGLE) {
+    if (words.length) out.add(fnv1a(words.join(' ')));
+    return out;
+  }
+  for (let i = 0; i + SHINGLE <= words.length; i++) out.add(fnv1a(words.slice(i, i + SHINGLE).join(' ')));
+  return out;
+}
+
+export function jaccard(a: ReadonlySet<number>, b: ReadonlySet<number>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  let shared = 0;
+  for (const x of small) if (large.has(x)) shared++;
+  return shared / (a.size + b.size - shared);
+}
+
+function signature(set: ReadonlySet<number>): Uint32Array {
+  const sig = new Uint32Array(HASHES).fill(0xffffffff);
+  for (const x of set) {
+    for (let i = 0; i < HASHES; i++) {
+      const h = mix(x, SEEDS[i]);
+      if (h < sig[i]) sig[i] = h;
+    }
+  }
+  return sig;
+}
+
+/** Pairs [i, j] (i < j) whose signatures agree on at least one whole band. */
+export function candidatePairs(sets: readonly ReadonlySet<number>[], minShingles: number): [number, number][] {
+  const buckets = new Map<string, number[]>();
+  sets.forEach((set, i) => {
+    if (set.size < minShingles) return;
+    const sig = signature(set);
+    for (let b = 0; b < BANDS; b++) {
+      const key = `${b}:${Array.from(sig.subarray(b * ROWS, (b + 1) * ROWS)).join(',')}`;
+      const list = buckets.get(key);
+      if (list) list.push(i);
+      else buckets.set(key, [i]);
+    }
+  });
+  const pairs = new Set<string>();
+  const out: [number, number][] = [];
+  for (const members of buckets.values()) {
+    for (let x = 0; x < members.length; x++) {
+      for (let y = x + 1; y < members.length; y++) {
+        const key = `${members[x]},${members[y]}`;
+        if (pairs.has(key)) continue;
+        pairs.add(key);
+        out.push([members[x], members[y]]);
+      }
+    }
+  }
+  return out;
+}
