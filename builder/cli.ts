@@ -23,9 +23,9 @@ Usage:
       --term-match <m>        whole (default) or prefix matching of BM25 terms
   harel-builder inspect <index> [--samples n] [--json]
   harel-builder search <index> "<query>" [--mode bm25|vector|hybrid] [--domain d] [--k 10]
-                                       [--model-dir dir] [--json]
+                                       [--collapse] [--model-dir dir] [--json]
   harel-builder eval <index> --questions <file> [--k 10] [--mode …] [--json <out>]
-                                       [--baseline] [--model-dir dir]
+                                       [--baseline] [--collapse] [--model-dir dir]
   harel-builder fixture-embedder --out <dir>   write the tiny TEST embedder (not E5)
 
 Common options: --quiet (no progress), --help.

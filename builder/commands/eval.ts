@@ -27,6 +27,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       'route-min': { type: 'string' },
       'route-boost': { type: 'string' },
       'context-boost': { type: 'string' },
+      collapse: { type: 'boolean' },
       'model-dir': { type: 'string' },
       'allow-remote': { type: 'boolean' },
       quiet: { type: 'boolean' },
@@ -61,6 +62,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
           routeMinConfidence: optionalNumber(values['route-min'], '--route-min', 0),
           routeBoost: optionalNumber(values['route-boost'], '--route-boost', 0),
           contextBoost: optionalNumber(values['context-boost'], '--context-boost', 0),
+          ...(values.collapse ? { collapseTwins: true } : {}),
         });
         return result;
       },

@@ -17,6 +17,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
       'model-dir': { type: 'string' },
       'allow-remote': { type: 'boolean' },
       'no-route': { type: 'boolean' },
+      collapse: { type: 'boolean' },
       json: { type: 'boolean' },
       quiet: { type: 'boolean' },
     },
@@ -36,6 +37,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
     domain: values.domain ?? null,
     route: !values['no-route'],
     queryVector,
+    ...(values.collapse ? { collapseTwins: true } : {}),
   });
   await embedder?.dispose();
   if (values.json) {
@@ -53,7 +55,9 @@ export async function searchCommand(argv: string[]): Promise<number> {
       .join(', ');
     process.stdout.write(`${hit.rank}. ${hit.score.toFixed(3)} (${parts}) ${hit.file} p.${hit.page}${hit.clause ? ` §${hit.clause}` : ''}\n`);
     process.stdout.write(`   ${hit.title}${section}\n`);
-    process.stdout.write(`   ${hit.text.replace(/\s+/g, ' ').slice(0, 200)}\n\n`);
+    process.stdout.write(`   ${hit.text.replace(/\s+/g, ' ').slice(0, 200)}\n`);
+    for (const also of hit.alsoIn) process.stdout.write(`   also in: ${also.file} p.${also.page}\n`);
+    process.stdout.write('\n');
   }
   if (result.hits.length === 0) process.stdout.write('No passage matched.\n');
   return 0;

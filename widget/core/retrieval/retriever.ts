@@ -9,6 +9,7 @@ import type { RetrievalDefaults } from '../format/manifest.ts';
 import type { Chunk, IndexedDocument } from '../schema.ts';
 import { createOramaTokenizer } from '../tokenizer/index.ts';
 import { restoreBm25, searchBm25, type Bm25Database } from './bm25.ts';
+import { collapseTwins, type CollapsedHit } from './collapse.ts';
 import { fuseScores, type FusedHit } from './fuse.ts';
 import { routeQuery, type RouteResult } from './route.ts';
 import { searchVectors } from './vector-search.ts';
@@ -30,6 +31,8 @@ export interface SearchOptions {
   routeMinConfidence?: number;
   /** Override the build's weight of the context field (title, file name, section path) in BM25. */
   contextBoost?: number;
+  /** Collapse near-identical chunks into one result with "also in" sources (default: the build's). */
+  collapseTwins?: boolean;
   /** Override the build's soft boost of the routed domain (below the filter threshold). */
   routeBoost?: number;
 }
@@ -49,6 +52,8 @@ export interface RetrievedPassage extends FusedHit {
   twin: number | null;
   /** Near-identical page group of this chunk's page, or null. */
   pageTwin: number | null;
+  /** Near-identical passages collapsed into this one (other editions or copies), if any. */
+  alsoIn: { chunkId: string; file: string; page: number; title: string; url: string | null }[];
 }
 
 export interface SearchResult {
@@ -126,15 +131,24 @@ export class Retriever {
         .map((h) => (documents[chunks[h.chunk].doc].domain === route!.domain ? { ...h, score: h.score * factor } : h))
         .sort((a, b) => b.score - a.score || a.chunk - b.chunk);
     }
-    fused = fused.slice(0, k);
-    return { query, mode, route, domainFilter, hits: fused.map((hit, i) => this.describe(hit, i + 1)) };
+    const collapse = options.collapseTwins ?? defaults.collapseTwins;
+    const ranked: CollapsedHit[] = collapse
+      ? collapseTwins(fused, this.index.chunks, this.index.documents, query)
+      : fused.map((h) => ({ ...h, twins: [] }));
+    return { query, mode, route, domainFilter, hits: ranked.slice(0, k).map((hit, i) => this.describe(hit, i + 1)) };
   }
 
-  private describe(hit: FusedHit, rank: number): RetrievedPassage {
+  private describe(hit: CollapsedHit, rank: number): RetrievedPassage {
+    const { twins, ...fusedHit } = hit;
     const chunk = this.index.chunks[hit.chunk];
     const doc = this.index.documents[chunk.doc];
     return {
-      ...hit,
+      ...fusedHit,
+      alsoIn: twins.map((t) => {
+        const c = this.index.chunks[t.chunk];
+        const d = this.index.documents[c.doc];
+        return { chunkId: c.id, file: d.file, page: c.page, title: d.title, url: d.url };
+      }),
       rank,
       chunkId: chunk.id,
       file: doc.file,
