@@ -23,7 +23,7 @@ Usage:
       --term-match <m>        whole (default) or prefix matching of BM25 terms
   harel-builder inspect <index> [--samples n] [--json]
   harel-builder search <index> "<query>" [--mode bm25|vector|hybrid] [--domain d] [--k 10]
-                                       [--collapse] [--model-dir dir] [--json]
+                                       [--collapse] [--explain] [--model-dir dir] [--json]
   harel-builder eval <index> --questions <file> [--k 10] [--mode …] [--json <out>]
                                        [--baseline] [--collapse] [--model-dir dir]
   harel-builder fixture-embedder --out <dir>   write the tiny TEST embedder (not E5)

@@ -28,6 +28,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       'route-boost': { type: 'string' },
       'context-boost': { type: 'string' },
       collapse: { type: 'boolean' },
+      'expansion-weight': { type: 'string' },
       'model-dir': { type: 'string' },
       'allow-remote': { type: 'boolean' },
       quiet: { type: 'boolean' },
@@ -63,6 +64,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
           routeBoost: optionalNumber(values['route-boost'], '--route-boost', 0),
           contextBoost: optionalNumber(values['context-boost'], '--context-boost', 0),
           ...(values.collapse ? { collapseTwins: true } : {}),
+          expansionWeight: optionalNumber(values['expansion-weight'], '--expansion-weight', 0, 1),
         });
         return result;
       },

@@ -18,6 +18,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
       'allow-remote': { type: 'boolean' },
       'no-route': { type: 'boolean' },
       collapse: { type: 'boolean' },
+      explain: { type: 'boolean' },
       json: { type: 'boolean' },
       quiet: { type: 'boolean' },
     },
@@ -47,7 +48,12 @@ export async function searchCommand(argv: string[]): Promise<number> {
   const route = result.route
     ? `routed to ${result.route.domain ?? '—'} (confidence ${result.route.confidence.toFixed(2)})${result.domainFilter ? ', filtered' : ', not filtered'}`
     : 'no router';
-  process.stdout.write(`mode ${result.mode}; ${values.domain ? `domain ${values.domain}` : route}\n\n`);
+  process.stdout.write(`mode ${result.mode}; ${values.domain ? `domain ${values.domain}` : route}\n`);
+  if (values.explain) {
+    for (const e of result.expansions) process.stdout.write(`expanded "${e.matched}" → ${e.added.map((a) => `"${a}"`).join(', ')}\n`);
+    if (result.expansions.length === 0) process.stdout.write('no lexicon expansion\n');
+  }
+  process.stdout.write('\n');
   for (const hit of result.hits) {
     const section = hit.sectionPath.length ? ` › ${hit.sectionPath.join(' › ')}` : '';
     const parts = [hit.bm25 !== null ? `bm25 ${hit.bm25.toFixed(2)}` : '', hit.vector !== null ? `cos ${hit.vector.toFixed(3)}` : '']

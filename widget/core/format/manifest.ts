@@ -85,9 +85,11 @@ export interface RetrievalDefaults {
    * 50.5 %) because the gold edition then hides among the "also in" sources.
    */
   collapseTwins: boolean;
+  /** Weight of the lexicon's equivalents against the question's own words in BM25; 0 = off. */
+  expansionWeight: number;
 }
 
-export const DEFAULT_RETRIEVAL: RetrievalDefaults = { bm25Weight: 0.5, routeMinConfidence: 0.97, termMatch: 'whole', routeBoost: 0.5, contextBoost: 0.5, collapseTwins: false };
+export const DEFAULT_RETRIEVAL: RetrievalDefaults = { bm25Weight: 0.5, routeMinConfidence: 0.97, termMatch: 'whole', routeBoost: 0.5, contextBoost: 0.5, collapseTwins: false, expansionWeight: 0.3 };
 
 /** Validates a parsed manifest; throws INDEX_FORMAT_UNSUPPORTED / INDEX_CORRUPT with what to do. */
 export function parseManifest(json: unknown, source = 'manifest.json'): IndexManifest {

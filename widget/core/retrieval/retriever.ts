@@ -10,6 +10,7 @@ import type { Chunk, IndexedDocument } from '../schema.ts';
 import { createOramaTokenizer } from '../tokenizer/index.ts';
 import { restoreBm25, searchBm25, type Bm25Database } from './bm25.ts';
 import { collapseTwins, type CollapsedHit } from './collapse.ts';
+import { expandQuery, type Expansion } from './expand.ts';
 import { fuseScores, type FusedHit } from './fuse.ts';
 import { routeQuery, type RouteResult } from './route.ts';
 import { searchVectors } from './vector-search.ts';
@@ -31,6 +32,8 @@ export interface SearchOptions {
   routeMinConfidence?: number;
   /** Override the build's weight of the context field (title, file name, section path) in BM25. */
   contextBoost?: number;
+  /** Weight of lexicon equivalents against the query's own words in BM25 (0 turns expansion off). */
+  expansionWeight?: number;
   /** Collapse near-identical chunks into one result with "also in" sources (default: the build's). */
   collapseTwins?: boolean;
   /** Override the build's soft boost of the routed domain (below the filter threshold). */
@@ -63,6 +66,8 @@ export interface SearchResult {
   route: RouteResult | null;
   /** The domain retrieval was filtered to, or null for the whole index. */
   domainFilter: string | null;
+  /** Lexicon equivalents added to the BM25 query, and what triggered them. */
+  expansions: Expansion[];
   hits: RetrievedPassage[];
 }
 
@@ -108,11 +113,18 @@ export class Retriever {
     }
 
     const candidates = Math.max(MIN_CANDIDATES, k * CANDIDATE_FACTOR);
-    const bm25 = mode === 'vector' ? [] : searchBm25(this.db, query, {
-            k: candidates,
-            domain: domainFilter,
-            contextBoost: options.contextBoost ?? defaults.contextBoost,
-          });
+    const bm25Options = { k: candidates, domain: domainFilter, contextBoost: options.contextBoost ?? defaults.contextBoost };
+    let bm25 = mode === 'vector' ? [] : searchBm25(this.db, query, bm25Options);
+    const expansionWeight = options.expansionWeight ?? defaults.expansionWeight;
+    const expansion = expandQuery(query);
+    if (mode !== 'vector' && expansion.terms && expansionWeight > 0) {
+      // The equivalents score in their own pass, added at a fraction of their weight: they may
+      // find a passage, but they never outweigh the customer's own words.
+      const extra = searchBm25(this.db, expansion.terms, bm25Options);
+      const scores = new Map(bm25.map((h) => [h.chunk, h.score]));
+      for (const h of extra) scores.set(h.chunk, (scores.get(h.chunk) ?? 0) + expansionWeight * h.score);
+      bm25 = [...scores].map(([chunk, score]) => ({ chunk, score })).sort((a, b) => b.score - a.score).slice(0, candidates);
+    };
     let vector: { chunk: number; score: number }[] = [];
     if (mode !== 'bm25' && options.queryVector && this.index.vectors) {
       const { chunks, documents } = this.index;
@@ -135,7 +147,14 @@ export class Retriever {
     const ranked: CollapsedHit[] = collapse
       ? collapseTwins(fused, this.index.chunks, this.index.documents, query)
       : fused.map((h) => ({ ...h, twins: [] }));
-    return { query, mode, route, domainFilter, hits: ranked.slice(0, k).map((hit, i) => this.describe(hit, i + 1)) };
+    return {
+      query,
+      mode,
+      route,
+      domainFilter,
+      expansions: expansionWeight > 0 ? expansion.expansions : [],
+      hits: ranked.slice(0, k).map((hit, i) => this.describe(hit, i + 1)),
+    };
   }
 
   private describe(hit: CollapsedHit, rank: number): RetrievedPassage {

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';
+import { buildBm25State } from '../../../widget/core/retrieval/bm25.ts';
+import { expandQuery } from '../../../widget/core/retrieval/expand.ts';
+import { bm25Tokenizer, Retriever } from '../../../widget/core/retrieval/retriever.ts';
+import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
+import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
+
+describe('expandQuery', () => {
+  it('adds the equivalents of a phrase found in the question, prefixes and all', () => {
+    const { expansions } = expandQuery('האם יש כיסוי לטוטאל לוס ברכב?');
+    const total = expansions.find((e) => e.matched === 'טוטאל לוס');
+    expect(total?.added).toEqual(['אובדן גמור', 'total loss']);
+  });
+
+  it('adds nothing for a question without lexicon phrases', () => {
+    expect(expandQuery('מה שעות הפעילות?').expansions).toEqual([]);
+  });
+});
+
+describe('expansion in retrieval', () => {
+  it('finds a passage that only matches the question through a synonym, and says why', async () => {
+    const documents: IndexedDocument[] = [
+      { file: 'car/policy.pdf', url: null, domain: 'car', lang: 'he', title: 'פוליסה', kind: 'pdf', pageCount: 1 },
+      { file: 'car/faq.txt', url: null, domain: 'car', lang: 'he', title: 'שאלות', kind: 'txt', pageCount: 1 },
+    ];
+    const chunks: Chunk[] = [
+      { id: 'a', doc: 0, page: 1, sectionPath: [], clause: '7', parentId: 'p', text: 'במקרה של אובדן גמור ישולם שווי הרכב לפי המחירון.', tokens: 9 },
+      { id: 'b', doc: 1, page: 1, sectionPath: [], clause: null, parentId: 'q', text: 'שעות הפעילות של המוקד הן בימים א-ה.', tokens: 8 },
+    ];
+    const retrieval = { ...DEFAULT_RETRIEVAL };
+    const index = {
+      manifest: { retrieval } as LoadedIndex['manifest'],
+      documents,
+      chunks,
+      bm25: await buildBm25State(chunks, documents, bm25Tokenizer(retrieval)),
+      vectors: null,
+      router: null,
+    } satisfies LoadedIndex;
+    const retriever = new Retriever(index);
+    const withExpansion = retriever.search('טוטאל לוס', { mode: 'bm25', k: 2 });
+    expect(withExpansion.hits[0]?.chunkId).toBe('a');
+    expect(withExpansion.expansions[0].matched).toBe('טוטאל לוס');
+    expect(retriever.search('טוטאל לוס', { mode: 'bm25', k: 2, expansionWeight: 0 }).hits).toEqual([]);
+  });
+});
