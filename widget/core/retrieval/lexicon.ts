@@ -16,7 +16,7 @@ export const LEXICON: readonly (readonly string[])[] = [
   ['פרמיה', 'דמי ביטוח', 'premium'],
   ['סכום ביטוח', 'sum insured'],
   ['תגמולי ביטוח', 'insurance benefits', 'indemnity'],
-  ['צד ג', 'צד שלישי', 'third party'],
+  ["צד ג'", 'צד שלישי', 'third party'],
   ['טוטאל לוס', 'אובדן גמור', 'total loss'],
   ['רכב', 'vehicle', 'car'],
   ['גרירה', 'גרר', 'towing', 'tow'],
