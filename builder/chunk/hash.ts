@@ -3,20 +3,26 @@
  * (this file may move to widget/core), so no node:crypto.
  */
 
-/** FNV-1a over UTF-16 code units with the given offset basis, 32-bit. */
-function fnv1a(text: string, basis: number): number {
-  let h = basis >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  // Final avalanche (murmur3 fmix32): plain FNV leaves the low bits weak for short inputs.
+/** The murmur3 finaliser: spreads every input bit over the whole 32-bit result. */
+export function fmix32(value: number): number {
+  let h = value >>> 0;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
   return h >>> 0;
+}
+
+/** FNV-1a over UTF-16 code units with the given offset basis, 32-bit, then fmix32. */
+export function fnv1a(text: string, basis = 0x811c9dc5): number {
+  let h = basis >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  // Plain FNV leaves the low bits weak for short inputs.
+  return fmix32(h);
 }
 
 /**

@@ -4,31 +4,15 @@
  * package: it is ~80 lines, and it must shingle with the project's own normalisation.
  */
 import { normalizeText } from '../../widget/core/tokenizer/index.ts';
+import { fmix32, fnv1a } from '../chunk/hash.ts';
 
 const SHINGLE = 5;
 const HASHES = 64;
 const BANDS = 16;
 const ROWS = HASHES / BANDS;
 
-function fnv1a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
-
-/** The murmur3 finaliser, seeded: a cheap family of independent hash functions. */
-function mix(x: number, seed: number): number {
-  let h = (x ^ seed) >>> 0;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
+/** A seeded member of a cheap family of independent hash functions. */
+const mix = (x: number, seed: number): number => fmix32(x ^ seed);
 
 const SEEDS = Array.from({ length: HASHES }, (_, i) => mix(i + 1, 0x9e3779b9));
 

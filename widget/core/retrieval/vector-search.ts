@@ -2,6 +2,7 @@
  * Brute-force cosine search over the int8 vector table. A scan of 20k × 384 int8 values takes a
  * few milliseconds, which beats building an ANN structure the browser would have to load.
  */
+import { dequantizeDot } from '../format/int8.ts';
 import type { VectorTable } from '../format/vector-file.ts';
 
 export interface VectorHit {
@@ -20,12 +21,7 @@ export function searchVectors(table: VectorTable, query: Float32Array, options: 
   const { count, dim, data, scales } = table;
   if (query.length !== dim) throw new Error(`query has ${query.length} dimensions, the index ${dim}`);
   const scores = new Float32Array(count);
-  for (let i = 0; i < count; i++) {
-    let dot = 0;
-    const base = i * dim;
-    for (let j = 0; j < dim; j++) dot += query[j] * data[base + j];
-    scores[i] = dot * scales[i];
-  }
+  for (let i = 0; i < count; i++) scores[i] = dequantizeDot(query, data, i * dim, dim, scales[i]);
   return topK(scores, options.k, options.filter);
 }
 
