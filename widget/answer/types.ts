@@ -1,0 +1,83 @@
+/**
+ * The answer contract: what `<harel-chat>`'s `ask()` resolves to, what the `harel-chat:answer`
+ * event carries, and what the browser evals record. Every module of the widget that produces or
+ * shows an answer speaks these types; nothing here knows the DOM.
+ */
+import type { Lang } from '../core/schema.ts';
+
+/** Which engine wrote the answer: a local LLM (web-llm) or the model-free extractive answerer. */
+export type AnswerMode = 'llm' | 'extractive';
+
+/** high → answer; medium → answer with a caveat; low → "no definitive answer" plus the closest clauses. */
+export type Confidence = 'high' | 'medium' | 'low';
+
+/** One numbered source of an answer: `[n]` in the text points here. */
+export interface Citation {
+  /** 1-based marker number as it appears in the answer text. */
+  n: number;
+  chunkId: string;
+  file: string;
+  page: number;
+  url: string | null;
+  title: string;
+  sectionPath: string[];
+  clause: string | null;
+  /** The passage text the answer relies on (a sentence or the passage), verbatim from the index. */
+  quote: string;
+  /** Near-identical passages elsewhere (other editions, copies), shown as "also in". */
+  alsoIn: { file: string; page: number; title: string; url: string | null }[];
+}
+
+/** Milliseconds spent in each step of the loop (0 for a step that did not run). */
+export interface AnswerTimings {
+  route: number;
+  embed: number;
+  search: number;
+  grade: number;
+  generate: number;
+  ground: number;
+  total: number;
+}
+
+/** One retrieved passage as ranked, for evaluation and debugging (the evals score these). */
+export interface RankedPassage {
+  rank: number;
+  chunkId: string;
+  file: string;
+  page: number;
+  score: number;
+  twin: number | null;
+  pageTwin: number | null;
+}
+
+export interface Answer {
+  /** The answer as shown: plain text with `[n]` citation markers (and a light markdown subset). */
+  text: string;
+  citations: Citation[];
+  mode: AnswerMode;
+  confidence: Confidence;
+  /** True when the widget said it cannot find a definitive answer (low confidence, off-topic, no passages). */
+  refused: boolean;
+  /** Why it refused, when it did. */
+  refusal: 'off-topic' | 'no-passages' | 'not-grounded' | null;
+  /** The domain the question was routed to (null when unsure). */
+  domain: string | null;
+  /** Language of the question, and so of the answer. */
+  lang: Lang;
+  /** The question actually searched (a follow-up rewritten with the conversation's context). */
+  searchedQuery: string;
+  /** 'hybrid' when E5 query vectors were used, 'bm25' when search ran on words alone. */
+  searchMode: 'bm25' | 'hybrid' | 'vector';
+  /** Passages the retriever ranked, best first (before grading). */
+  retrieved: RankedPassage[];
+  timings: AnswerTimings;
+}
+
+/** One turn of the conversation, as persisted and as given to the loop for follow-ups. */
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  text: string;
+  /** For assistant turns: the full answer (absent while streaming or after an error). */
+  answer?: Answer;
+  at: number;
+}

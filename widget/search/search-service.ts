@@ -1,0 +1,66 @@
+/**
+ * What the answer loop needs from search, whether it runs in a Web Worker (the widget) or in the
+ * same thread (Node tests, evals). The worker client and the in-thread service both implement it.
+ */
+import type { EmbedderInfo } from '../core/format/manifest.ts';
+import type { RetrievedPassage, SearchResult } from '../core/retrieval/retriever.ts';
+import type { Progress } from '../core/schema.ts';
+
+export interface SearchRequest {
+  query: string;
+  /** A fixed domain (the site owner's `domain` attribute): skips routing. */
+  domain?: string | null;
+  k?: number;
+  /** false: search the whole index, no domain filter (the loop's broader retry). */
+  route?: boolean;
+  /** Lexicon expansion weight override (the broader retry raises it). */
+  expansionWeight?: number;
+}
+
+/** A retrieved passage widened with its section's neighbours on the same page. */
+export interface ContextPassage extends RetrievedPassage {
+  /** The passage's section on its page, in reading order (equals `text` when alone). */
+  context: string;
+}
+
+export interface SearchResponse {
+  result: Omit<SearchResult, 'hits'>;
+  passages: ContextPassage[];
+  timings: { embed: number; search: number };
+}
+
+/** What the loaded index is, for the UI and the `harel-chat:ready` event. */
+export interface IndexInfo {
+  buildId: string;
+  documentCount: number;
+  chunkCount: number;
+  domains: string[];
+  embedder: EmbedderInfo | null;
+  /** How search runs: hybrid when the index has vectors and the query embedder loaded. */
+  searchMode: 'bm25' | 'hybrid';
+  /** Why search is BM25-only although the index has vectors (the embedder failed to load), else null. */
+  embedderError: string | null;
+  /** Whether the index was read from IndexedDB with no download. */
+  fromCache: boolean;
+  /** Set when IndexedDB was unavailable or full and the index is held in memory for this session. */
+  storageWarning: string | null;
+}
+
+export interface LoadIndexOptions {
+  /** URL of the index's manifest.json. */
+  manifestUrl: string;
+  /** Where the query embedder's files live: a folder `<modelBase>/<embedder id>/…`, or null for the hub. */
+  modelBase: string | null;
+  /** Overrides the index's embedder id (must produce the same vectors). */
+  embedder?: string | null;
+  /** Where onnxruntime-web's .wasm/.mjs files are served (never a CDN). */
+  wasmPaths?: string;
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+}
+
+export interface SearchService {
+  load(options: LoadIndexOptions): Promise<IndexInfo>;
+  search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse>;
+  dispose(): void;
+}
