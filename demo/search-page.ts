@@ -1,5 +1,5 @@
 /**
- * The demo page until the <harel-chat> widget lands: loads the index through the shared core
+ * A debugging page beside the demo (/search.html): loads the index through the shared core
  * (fetch → sha256 check → DecompressionStream → Orama restore with the project's tokenizer) and
  * shows ranked passages. BM25 only: query embedding in the browser comes with the widget.
  */

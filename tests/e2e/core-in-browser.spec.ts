@@ -13,7 +13,7 @@ async function search(page: import('@playwright/test').Page, query: string) {
 }
 
 test('loads the demo index and answers a Hebrew query with Hebrew passages', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/search.html');
   await expect(page.locator('#status')).toHaveAttribute('data-state', 'ready');
   await expect(page.locator('#status')).toContainText(/\d+ chunks/);
   const hits = await search(page, 'מה ההשתתפות העצמית בביטוח הרכב?');
@@ -24,7 +24,7 @@ test('loads the demo index and answers a Hebrew query with Hebrew passages', asy
 });
 
 test('answers an English query from the generated PDF with its page number', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/search.html');
   await expect(page.locator('#status')).toHaveAttribute('data-state', 'ready');
   const hits = await search(page, 'how many days do I have to report a home insurance claim');
   const files = await hits.evaluateAll((els) => els.map((el) => `${el.getAttribute('data-file')}#${el.getAttribute('data-page')}`));
@@ -38,7 +38,7 @@ test('rejects a tampered index file with an integrity error', async ({ page }) =
     body[body.length - 10] ^= 0xff;
     await route.fulfill({ response, body });
   });
-  await page.goto('/');
+  await page.goto('/search.html');
   await expect(page.locator('#status')).toHaveAttribute('data-state', 'error');
   await expect(page.locator('#status')).toContainText('INDEX_INTEGRITY');
 });

@@ -79,5 +79,7 @@ export interface ChatTurn {
   text: string;
   /** For assistant turns: the full answer (absent while streaming or after an error). */
   answer?: Answer;
+  /** An answer the customer stopped while it was being written: kept as streamed so far. */
+  stopped?: boolean;
   at: number;
 }

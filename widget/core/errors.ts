@@ -40,6 +40,15 @@ const MESSAGES = {
     `Index file ${file} failed its integrity check (${reason}). The download is corrupt or the file was changed: rebuild or re-publish the index.`,
   INDEX_CORRUPT: (file: string, reason: string) =>
     `Index file ${file} could not be decoded (${reason}). Rebuild the index.`,
+  // Browser storage and loading (the widget)
+  STORAGE_UNAVAILABLE: (reason: string) =>
+    `The browser's storage (IndexedDB) cannot be used (${reason}): the index is kept in memory for this visit and downloaded again next time. Allow this site to store data (private browsing often blocks it).`,
+  INDEX_STORAGE_QUOTA: (reason: string) =>
+    `Not enough browser storage to keep the index (${reason}): it is kept in memory for this visit and downloaded again next time. Free up space or allow this site more storage.`,
+  INDEX_DOWNLOAD_FAILED: (file: string, reason: string) =>
+    `Could not download index file ${file} (${reason}). Check the connection and that the index URL serves this build.`,
+  EMBEDDER_UNAVAILABLE: (model: string, reason: string) =>
+    `The query embedder "${model}" could not be loaded (${reason}); search runs on words only (BM25). Check the model-base setting and that its files are served.`,
   // CLI and evaluation
   BAD_ARGUMENT: (reason: string) => `${reason} Run "harel-builder --help" for usage.`,
   QUESTIONS_INVALID: (file: string, reason: string) =>
@@ -47,6 +56,29 @@ const MESSAGES = {
   EMBEDDER_MISMATCH: (index: string, given: string) =>
     `The index was embedded with "${index}" but the query embedder is "${given}". Use the same model, or search with --mode bm25.`,
   ABORTED: () => 'The operation was cancelled.',
+  // Widget (chat)
+  EMPTY_QUESTION: () => 'Type a question first.',
+  INDEX_NOT_READY: () => 'The documents are still loading (or failed to load). Wait for them, or check the index attribute.',
+  INDEX_URL_MISSING: () => 'The <harel-chat> element has no index attribute. Set index="<url of the index\'s manifest.json>".',
+  UNEXPECTED: (reason: string) => `Something went wrong (${reason}). Reload the page; if it persists, report it to the site owner.`,
+  // LLM engine
+  WEBGPU_UNAVAILABLE: (reason: string) =>
+    `The local model cannot run here: ${reason}. Use a recent Chrome or Edge with WebGPU enabled, or keep the extractive mode (it needs no GPU).`,
+  SHADER_F16_MISSING: (model: string) =>
+    `"${model}" needs the GPU feature shader-f16, which this device lacks, and has no q4f32 variant. Choose a q4f32 model or keep the extractive mode.`,
+  MODEL_UNKNOWN: (model: string, known: string) =>
+    `"${model}" is not a supported model id. Use one of: ${known}.`,
+  MODEL_DOWNLOAD_FAILED: (url: string, reason: string) =>
+    `Could not download the model from ${url} (${reason}). Check the model-base attribute and the network connection.`,
+  MODEL_LOAD_FAILED: (model: string, reason: string) =>
+    `The model "${model}" was downloaded but could not be started (${reason}). Reload the page; if it persists, clear the site's storage or pick another model.`,
+  MODEL_LOAD_ABORTED: (model: string) =>
+    `Loading "${model}" was cancelled. Load it again when you are ready; files already downloaded are kept.`,
+  GPU_DEVICE_LOST: (reason: string) =>
+    `The GPU stopped responding (${reason}), usually from running out of GPU memory. Close other GPU-heavy tabs or choose a smaller model (a -1k variant), then load it again.`,
+  STORAGE_QUOTA: (model: string) =>
+    `There is not enough browser storage to keep "${model}" (private windows allow little). Free disk space, leave private browsing, or keep the extractive mode.`,
+  MODEL_NOT_LOADED: () => 'The local model is not loaded (it was unloaded or lost). Load it again, or keep the extractive mode.',
 } as const;
 
 export type ErrorCode = keyof typeof MESSAGES;

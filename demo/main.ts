@@ -1,0 +1,33 @@
+/**
+ * The demo site: one <harel-chat> tag, as a site owner would paste it. Query parameters let a
+ * tester point it elsewhere without editing the page: ?index=<manifest URL>, ?lang=he|en,
+ * ?mode=auto|llm|extractive, ?model-base=<folder>.
+ */
+import '../widget/index.ts';
+
+const chat = document.querySelector('harel-chat')!;
+const params = new URLSearchParams(location.search);
+for (const name of ['index', 'mode', 'model-base', 'model', 'domain', 'theme']) {
+  const value = params.get(name);
+  if (value) chat.setAttribute(name, value);
+}
+
+const INTRO = {
+  he: 'שאלו על הפוליסות של דמו ביטוח (רכב, דירה, בריאות, נסיעות). התשובות נכתבות במכשיר שלכם, מתוך מסמכי הפוליסה בלבד.',
+  en: "Ask about Demo Insurance's policies (car, home, health, travel). Answers are written on your device, from the policy documents only.",
+};
+
+function setLanguage(lang: 'he' | 'en'): void {
+  document.documentElement.lang = lang;
+  document.documentElement.dir = lang === 'he' ? 'rtl' : 'ltr';
+  chat.setAttribute('lang', lang);
+  document.getElementById('intro')!.textContent = INTRO[lang];
+  for (const button of document.querySelectorAll<HTMLButtonElement>('nav button')) {
+    button.setAttribute('aria-pressed', String(button.dataset.lang === lang));
+  }
+}
+
+for (const button of document.querySelectorAll<HTMLButtonElement>('nav button')) {
+  button.addEventListener('click', () => setLanguage(button.dataset.lang as 'he' | 'en'));
+}
+setLanguage(params.get('lang') === 'en' ? 'en' : 'he');

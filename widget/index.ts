@@ -1,0 +1,25 @@
+/**
+ * The widget's public entry: importing it defines `<harel-chat>` and exports the types a page
+ * (or an eval) needs to drive it.
+ */
+import { HarelChatElement } from './ui/harel-chat.ts';
+
+export { HarelChatElement, DEFAULT_MODEL } from './ui/harel-chat.ts';
+export type { HarelChatReadyDetail, HarelChatErrorDetail, ModeSetting } from './ui/harel-chat.ts';
+export type { Answer, AnswerMode, AnswerTimings, Citation, ChatTurn, Confidence, RankedPassage } from './answer/types.ts';
+export type { IndexInfo } from './search/search-service.ts';
+export type { ContactChannels } from './loop/strings.ts';
+export type { ErrorCode } from './core/errors.ts';
+
+if (!customElements.get('harel-chat')) customElements.define('harel-chat', HarelChatElement);
+
+declare global {
+  interface HTMLElementTagNameMap {
+    'harel-chat': HarelChatElement;
+  }
+  interface HTMLElementEventMap {
+    'harel-chat:ready': CustomEvent<import('./ui/harel-chat.ts').HarelChatReadyDetail>;
+    'harel-chat:answer': CustomEvent<import('./answer/types.ts').Answer>;
+    'harel-chat:error': CustomEvent<import('./ui/harel-chat.ts').HarelChatErrorDetail>;
+  }
+}

@@ -1,0 +1,237 @@
+/**
+ * One customer's conversation with one index: loads the index through a SearchService, keeps the
+ * active answer engine, runs the answer loop per question, and persists the turns. No DOM: the
+ * element renders what this holds and calls `onChange` to know when to render again.
+ *
+ * Async state follows @lit/task's shape — a status enum plus an AbortController per piece of
+ * work — so a stop, a new question or a disconnect cancels exactly what is running.
+ */
+import type { Answer, AnswerMode, ChatTurn } from '../answer/types.ts';
+import { createError, HarelError, isHarelError } from '../core/errors.ts';
+import type { Lang, Progress } from '../core/schema.ts';
+import type { AnswerEngine } from '../engines/engine.ts';
+import { ExtractiveEngine } from '../engines/extractive.ts';
+import { runAnswerLoop, type LoopState } from '../loop/machine.ts';
+import type { ContactChannels } from '../loop/strings.ts';
+import type { IndexInfo, LoadIndexOptions, SearchService } from '../search/search-service.ts';
+import type { ConversationStore } from '../store/conversation-store.ts';
+
+export type IndexStatus = 'idle' | 'loading' | 'ready' | 'error';
+export type ModelStatus = 'none' | 'checking' | 'loading' | 'ready' | 'unavailable' | 'error';
+
+export interface ModelState {
+  status: ModelStatus;
+  /** The model id actually chosen for this device (after the variant check). */
+  modelId: string | null;
+  progress: Progress | null;
+  /** Why the model cannot run here, or why loading failed, in words. */
+  reason: string | null;
+}
+
+/** Loads an LLM engine; injected so the 6 MB web-llm bundle is only imported when asked for. */
+export type LlmLoader = (options: { signal: AbortSignal; onProgress: (p: Progress) => void }) => Promise<{ engine: AnswerEngine; modelId: string }>;
+
+export interface SessionOptions {
+  search: SearchService;
+  /** Where turns persist; opened asynchronously (IndexedDB), null to keep nothing. */
+  conversations: Promise<ConversationStore> | null;
+  /** Conversation key: the index URL, so two sites' conversations never mix. */
+  conversationKey: string;
+  llmLoader: LlmLoader | null;
+  onChange: () => void;
+}
+
+export interface AskOptions {
+  lang: 'he' | 'en' | 'auto';
+  domain: string | null;
+  contacts?: ContactChannels;
+  /** Called with every streamed update of the answer text. */
+  onText?: (text: string) => void;
+}
+
+export class ChatSession {
+  indexStatus: IndexStatus = 'idle';
+  indexInfo: IndexInfo | null = null;
+  indexProgress: Progress | null = null;
+  indexError: HarelError | null = null;
+  model: ModelState = { status: 'none', modelId: null, progress: null, reason: null };
+  turns: ChatTurn[] = [];
+  /** The loop's current step while answering, else null. */
+  answering: LoopState | null = null;
+  /** The streamed text of the answer being written. */
+  streaming = '';
+
+  private engine: AnswerEngine = new ExtractiveEngine();
+  private readonly options: SessionOptions;
+  private loadController: AbortController | null = null;
+  private answerController: AbortController | null = null;
+  private modelController: AbortController | null = null;
+
+  constructor(options: SessionOptions) {
+    this.options = options;
+  }
+
+  get mode(): AnswerMode {
+    return this.engine.mode;
+  }
+
+  async loadIndex(options: Omit<LoadIndexOptions, 'signal' | 'onProgress'>): Promise<IndexInfo> {
+    this.loadController?.abort();
+    const controller = (this.loadController = new AbortController());
+    this.indexStatus = 'loading';
+    this.indexError = null;
+    this.changed();
+    try {
+      const info = await this.options.search.load({
+        ...options,
+        signal: controller.signal,
+        onProgress: (p) => {
+          this.indexProgress = p;
+          this.changed();
+        },
+      });
+      this.indexInfo = info;
+      this.indexStatus = 'ready';
+      await this.restoreConversation();
+      return info;
+    } catch (error) {
+      this.indexStatus = 'error';
+      this.indexError = asHarelError(error);
+      throw this.indexError;
+    } finally {
+      if (this.loadController === controller) this.loadController = null;
+      this.changed();
+    }
+  }
+
+  /** Answers one question through the loop; a question asked while another runs stops that one. */
+  async ask(question: string, options: AskOptions): Promise<Answer> {
+    const text = question.trim();
+    if (!text) throw createError('EMPTY_QUESTION');
+    if (this.indexStatus !== 'ready') throw createError('INDEX_NOT_READY');
+    this.answerController?.abort();
+    const controller = (this.answerController = new AbortController());
+    const history = this.turns.slice();
+    this.turns = [...this.turns, { role: 'user', text, at: Date.now() }];
+    this.streaming = '';
+    this.answering = 'analyze';
+    this.changed();
+    try {
+      const answer = await runAnswerLoop(
+        { question: text, history, domain: options.domain, lang: options.lang },
+        { search: this.options.search, engine: this.engine, contacts: options.contacts },
+        {
+          signal: controller.signal,
+          onState: (state) => {
+            this.answering = state;
+            this.changed();
+          },
+          onText: (t) => {
+            this.streaming = t;
+            options.onText?.(t);
+            this.changed();
+          },
+        },
+      );
+      this.turns = [...this.turns, { role: 'assistant', text: answer.text, answer, at: Date.now() }];
+      void this.persist();
+      return answer;
+    } catch (error) {
+      const failure = asHarelError(error);
+      // A stopped answer keeps what was streamed, marked as stopped, so nothing the customer
+      // read disappears.
+      if (isHarelError(failure, 'ABORTED') && this.streaming) {
+        this.turns = [...this.turns, { role: 'assistant', text: this.streaming, at: Date.now(), stopped: true }];
+      }
+      throw failure;
+    } finally {
+      if (this.answerController === controller) {
+        this.answerController = null;
+        this.answering = null;
+        this.streaming = '';
+      }
+      this.changed();
+    }
+  }
+
+  /** Esc / the stop button: cancels the answer being written. */
+  stop(): void {
+    this.answerController?.abort();
+  }
+
+  async clear(): Promise<void> {
+    this.stop();
+    this.turns = [];
+    this.changed();
+    await this.options.conversations?.then((store) => store.clear(this.options.conversationKey)).catch(() => undefined);
+  }
+
+  /** Switches to the local LLM (the customer's choice, or mode="llm"). Falls back to extractive on failure. */
+  async loadModel(): Promise<void> {
+    const loader = this.options.llmLoader;
+    if (!loader || this.model.status === 'loading' || this.model.status === 'ready') return;
+    const controller = (this.modelController = new AbortController());
+    this.model = { status: 'loading', modelId: null, progress: null, reason: null };
+    this.changed();
+    try {
+      const { engine, modelId } = await loader({
+        signal: controller.signal,
+        onProgress: (p) => {
+          this.model = { ...this.model, progress: p };
+          this.changed();
+        },
+      });
+      this.engine = engine;
+      this.model = { status: 'ready', modelId, progress: null, reason: null };
+    } catch (error) {
+      const failure = asHarelError(error);
+      this.model = { status: isHarelError(failure, 'ABORTED') ? 'none' : 'error', modelId: null, progress: null, reason: failure.message };
+    } finally {
+      this.modelController = null;
+      this.changed();
+    }
+  }
+
+  cancelModelLoad(): void {
+    this.modelController?.abort();
+  }
+
+  setModelUnavailable(reason: string): void {
+    this.model = { status: 'unavailable', modelId: null, progress: null, reason };
+    this.changed();
+  }
+
+  dispose(): void {
+    this.loadController?.abort();
+    this.answerController?.abort();
+    this.modelController?.abort();
+    this.options.search.dispose();
+  }
+
+  private async restoreConversation(): Promise<void> {
+    if (!this.options.conversations || this.turns.length) return;
+    try {
+      const store = await this.options.conversations;
+      this.turns = await store.load(this.options.conversationKey);
+    } catch {
+      // A conversation that cannot be read is not worth blocking the widget for.
+      this.turns = [];
+    }
+  }
+
+  private async persist(): Promise<void> {
+    await this.options.conversations?.then((store) => store.save(this.options.conversationKey, this.turns)).catch(() => undefined);
+  }
+
+  private changed(): void {
+    this.options.onChange();
+  }
+}
+
+function asHarelError(error: unknown): HarelError {
+  if (error instanceof HarelError) return error;
+  if (error instanceof DOMException && error.name === 'AbortError') return createError('ABORTED');
+  return createError('UNEXPECTED', error instanceof Error ? error.message : String(error));
+}
+
+export type { Lang };

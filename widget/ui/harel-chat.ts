@@ -1,0 +1,366 @@
+/**
+ * `<harel-chat>`: the assistant as one custom element. It renders a ChatSession (index loading,
+ * the answer loop, the engines, persistence) and exposes `ask()` and three events so a page —
+ * or the browser evals — can drive it without touching the UI.
+ *
+ * Properties are declared with `static properties` rather than decorators: the project compiles
+ * with standard class fields, which would shadow decorator-made accessors.
+ */
+import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import type { Answer, AnswerMode } from '../answer/types.ts';
+import { createError, HarelError } from '../core/errors.ts';
+import type { Lang } from '../core/schema.ts';
+import type { ContactChannels } from '../loop/strings.ts';
+import { createLlmLoader, probeLlmSupport, type LlmSupport } from '../session/llm-loader.ts';
+import { ChatSession } from '../session/chat-session.ts';
+import { WorkerSearchService } from '../search/worker-search-service.ts';
+import type { IndexInfo } from '../search/search-service.ts';
+import { openConversationStore } from '../store/conversation-store.ts';
+import { langDirection } from './direction.ts';
+import { cardId, renderAssistantTurn, renderStreaming, renderUserTurn } from './message-view.ts';
+import { chatStyles } from './styles.ts';
+import { DEFAULT_STARTERS, formatBytes, UI_STRINGS } from './strings.ts';
+
+export type ModeSetting = 'auto' | 'llm' | 'extractive';
+
+export interface HarelChatReadyDetail {
+  buildId: string;
+  chunkCount: number;
+  documentCount: number;
+  searchMode: IndexInfo['searchMode'];
+  fromCache: boolean;
+}
+
+export interface HarelChatErrorDetail {
+  code: string;
+  message: string;
+}
+
+export const DEFAULT_MODEL = 'gemma-2-2b-it-q4f16_1-MLC';
+
+export class HarelChatElement extends LitElement {
+  static override styles = chatStyles;
+
+  static override properties = {
+    index: { type: String },
+    lang: { type: String },
+    domain: { type: String },
+    mode: { type: String },
+    model: { type: String },
+    modelBase: { type: String, attribute: 'model-base' },
+    embedder: { type: String },
+    theme: { type: String, reflect: true },
+  };
+
+  /** URL of the index's manifest.json. */
+  declare index: string;
+  /** Interface language: 'he', 'en' or 'auto' (the page's language). Each message keeps its own direction. */
+  declare lang: string;
+  /** A fixed product domain: every question is searched in it. */
+  declare domain: string;
+  declare mode: ModeSetting;
+  /** web-llm model id. */
+  declare model: string;
+  /** A self-hosted folder (URL) for the LLM and the embedder; unset = the public hubs. */
+  declare modelBase: string;
+  /** Overrides the index's embedder id. */
+  declare embedder: string;
+  declare theme: string;
+
+  /** Contact channels named in off-topic answers; a site sets it as a property. */
+  contacts: ContactChannels | undefined = undefined;
+  /** Starter questions per language; a site sets it as a property. */
+  starters: Record<Lang, string[]> = DEFAULT_STARTERS;
+
+  /** Resolves when the index is loaded (rejects when it cannot be). */
+  ready: Promise<IndexInfo>;
+  private resolveReady!: (info: IndexInfo) => void;
+  private rejectReady!: (error: HarelError) => void;
+
+  private session: ChatSession | null = null;
+  private llmSupport: LlmSupport | null = null;
+  private draft = '';
+  private announcement = '';
+  private copiedTurn: number | null = null;
+
+  constructor() {
+    super();
+    this.index = '';
+    this.lang = 'auto';
+    this.domain = '';
+    this.mode = 'auto';
+    this.model = DEFAULT_MODEL;
+    this.modelBase = '';
+    this.embedder = '';
+    this.theme = 'light';
+    this.ready = this.resetReady();
+  }
+
+  /** The interface language after resolving 'auto' against the page. */
+  get uiLang(): Lang {
+    if (this.lang === 'he' || this.lang === 'en') return this.lang;
+    const page = (document.documentElement.lang || navigator.language || 'he').toLowerCase();
+    return page.startsWith('en') ? 'en' : 'he';
+  }
+
+  /** The engine answering now. */
+  get activeMode(): AnswerMode {
+    return this.session?.mode ?? 'extractive';
+  }
+
+  /** Asks a question as the customer would; resolves to the full answer (also shown in the chat). */
+  async ask(question: string): Promise<Answer> {
+    await this.ready;
+    const session = this.session;
+    if (!session) throw createError('INDEX_NOT_READY');
+    try {
+      const answer = await session.ask(question, {
+        lang: this.lang === 'he' || this.lang === 'en' ? this.lang : 'auto',
+        domain: this.domain || null,
+        contacts: this.contacts,
+      });
+      this.announcement = answer.text;
+      this.emit('harel-chat:answer', answer);
+      return answer;
+    } catch (error) {
+      if (error instanceof HarelError && error.code !== 'ABORTED') this.emitError(error);
+      throw error;
+    }
+  }
+
+  /** Stops the answer being written (Esc does the same). */
+  stop(): void {
+    this.session?.stop();
+  }
+
+  async clear(): Promise<void> {
+    await this.session?.clear();
+  }
+
+  /** Loads the local language model (the customer's choice in auto mode). */
+  async loadModel(): Promise<void> {
+    await this.session?.loadModel();
+    const model = this.session?.model;
+    if (model?.status === 'error' && model.reason) this.emit('harel-chat:error', { code: 'MODEL_LOAD_FAILED', message: model.reason });
+  }
+
+  /** Lifecycle: a re-connected element (moved in the page) starts a fresh session. */
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (!this.session && this.index && this.hasUpdated) this.startSession();
+  }
+
+  /** Lifecycle: cancels everything in flight and ends the search worker. */
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.session?.dispose();
+    this.session = null;
+  }
+
+  /** Lifecycle: the first render, and any change of where the index or models come from, starts a session. */
+  protected override updated(changed: PropertyValues<this>): void {
+    if (!this.isConnected || !this.index) return;
+    const restart = (['index', 'modelBase', 'embedder', 'mode', 'model'] as const).some((key) => changed.has(key));
+    if (!this.session || restart) this.startSession();
+  }
+
+  private resetReady(): Promise<IndexInfo> {
+    const promise = new Promise<IndexInfo>((resolve, reject) => {
+      this.resolveReady = resolve;
+      this.rejectReady = reject;
+    });
+    // Nobody may be awaiting `ready`; a failed load is reported through the UI and the event.
+    promise.catch(() => undefined);
+    return promise;
+  }
+
+  private startSession(): void {
+    if (this.session) {
+      this.session.dispose();
+      this.ready = this.resetReady();
+    }
+    const manifestUrl = new URL(this.index, document.baseURI).href;
+    const modelBase = this.modelBase ? new URL(this.modelBase, document.baseURI).href : null;
+    const session = new ChatSession({
+      search: new WorkerSearchService(),
+      conversations: openConversationStore().then((opened) => opened.store),
+      conversationKey: manifestUrl,
+      llmLoader: this.mode === 'extractive' ? null : createLlmLoader({ model: this.model || DEFAULT_MODEL, modelBase }),
+      onChange: () => this.requestUpdate(),
+    });
+    this.session = session;
+    const resolve = this.resolveReady;
+    const reject = this.rejectReady;
+    session
+      .loadIndex({ manifestUrl, modelBase, embedder: this.embedder || null })
+      .then((info) => {
+        if (this.session !== session) return;
+        resolve(info);
+        const detail: HarelChatReadyDetail = {
+          buildId: info.buildId,
+          chunkCount: info.chunkCount,
+          documentCount: info.documentCount,
+          searchMode: info.searchMode,
+          fromCache: info.fromCache,
+        };
+        this.emit('harel-chat:ready', detail);
+        void this.afterReady(session);
+      })
+      .catch((error: HarelError) => {
+        if (this.session !== session) return;
+        reject(error);
+        this.emitError(error);
+      });
+  }
+
+  private async afterReady(session: ChatSession): Promise<void> {
+    if (this.mode === 'extractive') return;
+    this.llmSupport = await probeLlmSupport(this.model || DEFAULT_MODEL);
+    if (!this.llmSupport.ok) session.setModelUnavailable(this.llmSupport.reason);
+    else if (this.mode === 'llm') await this.loadModel();
+    this.requestUpdate();
+  }
+
+  private emit(type: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
+  }
+
+  private emitError(error: HarelError): void {
+    const detail: HarelChatErrorDetail = { code: error.code, message: error.message };
+    this.emit('harel-chat:error', detail);
+  }
+
+  private submit(text: string): void {
+    const question = text.trim();
+    if (!question || this.session?.indexStatus !== 'ready') return;
+    this.draft = '';
+    const input = this.renderRoot.querySelector('textarea');
+    if (input) input.value = '';
+    this.ask(question).catch(() => undefined);
+  }
+
+  private onKeyDown(event: KeyboardEvent): void {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      this.submit((event.target as HTMLTextAreaElement).value);
+    } else if (event.key === 'Escape') {
+      this.stop();
+    }
+  }
+
+  private showCitation(turnIndex: number, n: number): void {
+    const card = this.renderRoot.querySelector<HTMLDetailsElement>(`#${cardId(turnIndex, n)}`);
+    if (!card) return;
+    card.open = true;
+    card.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    card.querySelector('summary')?.focus();
+  }
+
+  private async copyAnswer(turnIndex: number): Promise<void> {
+    const turn = this.session?.turns[turnIndex];
+    if (!turn) return;
+    const s = UI_STRINGS[this.uiLang];
+    const sources = (turn.answer?.citations ?? []).map((c) => `[${c.n}] ${c.title}, ${s.page} ${c.page}${c.url ? ` — ${c.url}` : ''}`);
+    await navigator.clipboard?.writeText([turn.text, ...sources].join('\n')).catch(() => undefined);
+    this.copiedTurn = turnIndex;
+    this.requestUpdate();
+  }
+
+  private retry(turnIndex: number): void {
+    const turns = this.session?.turns ?? [];
+    for (let i = turnIndex - 1; i >= 0; i--) {
+      if (turns[i].role === 'user') return this.submit(turns[i].text);
+    }
+  }
+
+  protected override render(): TemplateResult {
+    const ui = this.uiLang;
+    const s = UI_STRINGS[ui];
+    const session = this.session;
+    const busy = session?.answering != null;
+    return html`<section class="panel" part="panel" dir=${langDirection(ui)} lang=${ui} aria-label=${s.title}>
+      <header part="header">
+        <h2>${s.title}</h2>
+        <div class="badges">
+          <span class="badge mode" part="mode-badge" data-mode=${this.activeMode} title=${this.activeMode === 'llm' ? s.modeLlm : s.modeExtractive}>
+            ${this.activeMode === 'llm' ? s.modeLlmShort : s.modeExtractiveShort}</span>
+          ${session?.indexInfo ? html`<span class="badge" part="search-badge" data-search=${session.indexInfo.searchMode}>${session.indexInfo.searchMode === 'hybrid' ? s.searchHybrid : s.searchBm25}</span>` : nothing}
+          <button type="button" part="clear-button" @click=${() => void this.clear()} ?disabled=${!session?.turns.length}>${s.clear}</button>
+        </div>
+        <p class="subtitle">${this.activeMode === 'llm' ? s.modeLlm : s.modeExtractive}</p>
+        ${this.renderModelControls(ui)}
+      </header>
+      ${this.renderStatus(ui)}
+      <div class="log" part="messages" role="region" aria-label=${s.title} aria-busy=${busy ? 'true' : 'false'}>
+        ${session?.turns.length || busy ? nothing : this.renderStarters(ui)}
+        ${(session?.turns ?? []).map((turn, i, all) =>
+          turn.role === 'user'
+            ? renderUserTurn(turn)
+            : renderAssistantTurn(turn, i, all[i - 1]?.text ?? '', ui, {
+                onCite: (t, n) => this.showCitation(t, n),
+                onCopy: (t) => void this.copyAnswer(t),
+                onRetry: (t) => this.retry(t),
+              }),
+        )}
+        ${busy ? renderStreaming(session.streaming, s.thinking) : nothing}
+      </div>
+      <div class="sr-only" aria-live="polite" aria-atomic="true">${this.announcement}</div>
+      <form part="composer" @submit=${(e: Event) => { e.preventDefault(); this.submit(this.draft); }}>
+        <label class="sr-only" for="q">${s.inputLabel}</label>
+        <textarea id="q" part="input" rows="1" dir="auto" placeholder=${s.placeholder} .value=${this.draft}
+          @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
+          @keydown=${(e: KeyboardEvent) => this.onKeyDown(e)}></textarea>
+        ${busy
+          ? html`<button type="button" part="stop-button" @click=${() => this.stop()}>${s.stop}</button>`
+          : html`<button type="submit" class="primary" part="send-button" ?disabled=${session?.indexStatus !== 'ready'}>${s.send}</button>`}
+      </form>
+    </section>`;
+  }
+
+  private renderStatus(ui: Lang): TemplateResult {
+    const s = UI_STRINGS[ui];
+    const session = this.session;
+    if (!session) return html`<div class="status" role="status"></div>`;
+    if (session.indexStatus === 'error' && session.indexError) {
+      return html`<div class="status error" role="alert" part="status" data-state="error" data-code=${session.indexError.code}>${s.error} [${session.indexError.code}]: ${session.indexError.message}</div>`;
+    }
+    if (session.indexStatus === 'loading') {
+      const p = session.indexProgress;
+      return html`<div class="status" role="status" part="status" data-state="loading">${s.loadingIndex}
+        ${p?.total ? html`<progress max=${p.total} value=${p.done}></progress>` : html`<progress></progress>`}</div>`;
+    }
+    const info = session.indexInfo;
+    if (!info) return html`<div class="status" role="status"></div>`;
+    const warnings = [info.storageWarning, info.embedderError].filter(Boolean);
+    return html`<div class="status" role="status" part="status" data-state="ready" data-build=${info.buildId}>
+      ${s.indexReady(info.documentCount, info.chunkCount)}${info.fromCache ? ` · ${s.fromCache}` : ''}
+      ${warnings.map((w) => html`<div>${w}</div>`)}</div>`;
+  }
+
+  private renderModelControls(ui: Lang): TemplateResult | typeof nothing {
+    const s = UI_STRINGS[ui];
+    const model = this.session?.model;
+    if (this.mode === 'extractive' || !model) return nothing;
+    if (model.status === 'loading') {
+      const p = model.progress;
+      return html`<div class="model" part="model-status" data-state="loading">${s.modelLoading} ${p?.detail ?? ''}
+        ${p?.total ? html`<progress max=${p.total} value=${p.done}></progress>` : nothing}
+        <button type="button" @click=${() => this.session?.cancelModelLoad()}>${s.stop}</button></div>`;
+    }
+    if (model.status === 'unavailable' || model.status === 'error') {
+      return html`<div class="model" part="model-status" data-state=${model.status}>${s.modelUnavailable}: ${model.reason}</div>`;
+    }
+    if (model.status === 'none' && this.llmSupport?.ok) {
+      return html`<div class="model" part="model-status" data-state="available">
+        <button type="button" part="load-model-button" @click=${() => void this.loadModel()}>${s.loadModel(formatBytes(this.llmSupport.downloadBytes))}</button>
+        <span>${this.llmSupport.note}</span></div>`;
+    }
+    return nothing;
+  }
+
+  private renderStarters(ui: Lang): TemplateResult {
+    const s = UI_STRINGS[ui];
+    return html`<div class="starters" part="starters"><h3>${s.starters}</h3>
+      ${(this.starters[ui] ?? []).map((q) => html`<button type="button" dir="auto" @click=${() => this.submit(q)}>${q}</button>`)}</div>`;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Templates for one turn of the conversation: the customer's question, or an answer with its
+ * badges, citation markers linked to source cards, and its actions. Pure functions of their
+ * input: the element owns the state and passes handlers in.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { Answer, ChatTurn, Citation } from '../answer/types.ts';
+import type { Lang } from '../core/schema.ts';
+import { textDirection } from './direction.ts';
+import { highlightSpans } from './highlight.ts';
+import { renderRichText } from './rich-text.ts';
+import { domainName, UI_STRINGS } from './strings.ts';
+
+export interface TurnHandlers {
+  onCite(turnIndex: number, n: number): void;
+  onCopy(turnIndex: number): void;
+  onRetry(turnIndex: number): void;
+}
+
+/** Where a citation opens: the source URL, at the cited page for PDFs. */
+export function sourceHref(citation: Pick<Citation, 'url' | 'file' | 'page'>): string | null {
+  if (!citation.url) return null;
+  const isPdf = /\.pdf(?:$|[?#])/i.test(citation.url) || /\.pdf$/i.test(citation.file);
+  if (!isPdf) return citation.url;
+  return `${citation.url.replace(/#.*$/, '')}#page=${citation.page}`;
+}
+
+export function cardId(turnIndex: number, n: number): string {
+  return `cite-${turnIndex}-${n}`;
+}
+
+function citationCard(citation: Citation, turnIndex: number, question: string, ui: Lang): TemplateResult {
+  const s = UI_STRINGS[ui];
+  const href = sourceHref(citation);
+  const where = [citation.sectionPath.join(' › '), `${s.page} ${citation.page}`].filter(Boolean).join(' · ');
+  return html`<details class="card" id=${cardId(turnIndex, citation.n)} part="citation-card" data-file=${citation.file} data-page=${citation.page}>
+    <summary><span class="n">[${citation.n}]</span> <span dir="auto">${citation.title}</span> <span class="where" dir="auto">· ${where}</span></summary>
+    <blockquote dir=${textDirection(citation.quote)} part="citation-quote">${highlightSpans(citation.quote, question).map((span) =>
+      span.match ? html`<mark>${span.text}</mark>` : span.text,
+    )}</blockquote>
+    ${href ? html`<a href=${href} target="_blank" rel="noopener noreferrer" part="citation-link">${s.openSource}</a>` : nothing}
+    ${citation.alsoIn.length
+      ? html`<div class="also">${s.alsoIn} ${citation.alsoIn.map((a, i) => html`${i ? ', ' : ''}<span dir="auto">${a.title}</span> (${s.page} ${a.page})`)}</div>`
+      : nothing}
+  </details>`;
+}
+
+function answerBadges(answer: Answer, ui: Lang): TemplateResult {
+  const s = UI_STRINGS[ui];
+  return html`<div class="meta">
+    <span class="badge ${answer.confidence}" part="confidence-badge" data-confidence=${answer.confidence}>${s.confidence[answer.confidence]}</span>
+    ${answer.domain ? html`<span class="badge" part="domain-badge" data-domain=${answer.domain}>${s.domain}: ${domainName(answer.domain, ui)}</span>` : nothing}
+  </div>`;
+}
+
+export function renderUserTurn(turn: ChatTurn): TemplateResult {
+  return html`<div class="msg user" part="message user-message" dir=${textDirection(turn.text)}>${turn.text}</div>`;
+}
+
+export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question: string, ui: Lang, handlers: TurnHandlers): TemplateResult {
+  const s = UI_STRINGS[ui];
+  const answer = turn.answer;
+  const cite = (n: number) => {
+    const c = answer?.citations.find((x) => x.n === n);
+    if (!c) return `[${n}]`;
+    return html`<button type="button" class="cite" part="citation-marker" data-n=${n}
+      aria-label=${`${s.sources} ${n}: ${c.title}, ${s.page} ${c.page}`}
+      @click=${() => handlers.onCite(turnIndex, n)}>${n}</button>`;
+  };
+  return html`<article class="msg assistant" part="message assistant-message" dir=${textDirection(turn.text)}
+      data-mode=${answer?.mode ?? nothing} data-refused=${answer ? String(answer.refused) : nothing}>
+    ${answer ? answerBadges(answer, ui) : nothing}
+    <div class="body">${renderRichText(turn.text, cite)}</div>
+    ${turn.stopped ? html`<div class="stopped">${s.stop} ⏹</div>` : nothing}
+    ${answer && answer.citations.length
+      ? html`<section class="sources" aria-label=${s.sources}><h3>${s.sources}</h3>${answer.citations.map((c) => citationCard(c, turnIndex, question, ui))}</section>`
+      : nothing}
+    ${answer
+      ? html`<div class="actions">
+          <button type="button" part="action" data-action="copy" @click=${() => handlers.onCopy(turnIndex)}>${s.copy}</button>
+          <button type="button" part="action" data-action="retry" @click=${() => handlers.onRetry(turnIndex)}>${s.retry}</button>
+        </div>`
+      : nothing}
+  </article>`;
+}
+
+/** The answer being written: streamed text, no citations linked yet. */
+export function renderStreaming(text: string, thinking: string): TemplateResult {
+  return html`<article class="msg assistant" part="message assistant-message" aria-busy="true" dir=${textDirection(text || thinking)}>
+    ${text ? html`<div class="body">${renderRichText(text, (n) => `[${n}]`)}</div>` : html`<div class="thinking">${thinking}</div>`}
+  </article>`;
+}

@@ -1,0 +1,155 @@
+/**
+ * The element's styles. Site owners restyle through CSS custom properties (colours, font,
+ * radius, height) and `::part(...)`; nothing here reaches outside the shadow root.
+ */
+import { css } from 'lit';
+
+export const chatStyles = css`
+  :host {
+    --_accent: var(--harel-chat-accent, #0b5cad);
+    --_accent-fg: var(--harel-chat-accent-fg, #fff);
+    --_bg: var(--harel-chat-bg, #fff);
+    --_fg: var(--harel-chat-fg, #1b1f24);
+    --_muted: var(--harel-chat-muted, #5a6470);
+    --_surface: var(--harel-chat-surface, #f3f5f8);
+    --_border: var(--harel-chat-border, #d5dbe3);
+    --_mark: var(--harel-chat-highlight, #fff1a8);
+    --_radius: var(--harel-chat-radius, 12px);
+    --_font: var(--harel-chat-font, system-ui, -apple-system, 'Segoe UI', Arial, sans-serif);
+    display: block;
+    color: var(--_fg);
+    font-family: var(--_font);
+    font-size: var(--harel-chat-font-size, 16px);
+    line-height: 1.5;
+  }
+  :host([theme='dark']) {
+    --_bg: var(--harel-chat-bg, #15191e);
+    --_fg: var(--harel-chat-fg, #e8ecf1);
+    --_muted: var(--harel-chat-muted, #a3adb9);
+    --_surface: var(--harel-chat-surface, #222830);
+    --_border: var(--harel-chat-border, #38414c);
+    --_mark: var(--harel-chat-highlight, #6b5a00);
+    --_accent: var(--harel-chat-accent, #5aa2f0);
+    --_accent-fg: var(--harel-chat-accent-fg, #0b1016);
+  }
+  * { box-sizing: border-box; }
+  .panel {
+    display: flex;
+    flex-direction: column;
+    height: var(--harel-chat-height, min(80vh, 760px));
+    min-height: 360px;
+    background: var(--_bg);
+    border: 1px solid var(--_border);
+    border-radius: var(--_radius);
+    overflow: hidden;
+  }
+  header {
+    display: flex;
+    flex-wrap: wrap;
+    align-items: center;
+    gap: 0.25rem 0.75rem;
+    padding: 0.6rem 0.9rem;
+    border-block-end: 1px solid var(--_border);
+  }
+  header h2 { font-size: 1.05rem; margin: 0; flex: 1 1 auto; }
+  .subtitle { flex-basis: 100%; margin: 0; color: var(--_muted); font-size: 0.82rem; }
+  .badges { display: flex; flex-wrap: wrap; gap: 0.35rem; align-items: center; }
+  .badge {
+    display: inline-flex;
+    align-items: center;
+    gap: 0.25rem;
+    border-radius: 999px;
+    padding: 0.05rem 0.55rem;
+    font-size: 0.75rem;
+    border: 1px solid var(--_border);
+    background: var(--_surface);
+    white-space: nowrap;
+  }
+  .badge.mode { border-color: var(--_accent); color: var(--_accent); font-weight: 600; }
+  .badge.high { border-color: #2e7d32; color: #2e7d32; }
+  .badge.medium { border-color: #a86b00; color: #8a5800; }
+  .badge.low { border-color: #b3261e; color: #b3261e; }
+  :host([theme='dark']) .badge.high { color: #7bd17f; border-color: #7bd17f; }
+  :host([theme='dark']) .badge.medium { color: #ffcc66; border-color: #ffcc66; }
+  :host([theme='dark']) .badge.low { color: #ff8a80; border-color: #ff8a80; }
+  .status { padding: 0.35rem 0.9rem; font-size: 0.82rem; color: var(--_muted); border-block-end: 1px solid var(--_border); }
+  .status:empty { display: none; }
+  .status.error { color: #b3261e; }
+  progress { width: 100%; height: 0.4rem; }
+  .log { flex: 1 1 auto; overflow-y: auto; padding: 0.75rem 0.9rem; display: flex; flex-direction: column; gap: 0.75rem; }
+  .msg { max-width: 100%; }
+  .msg.user { align-self: flex-end; background: var(--_accent); color: var(--_accent-fg); border-radius: var(--_radius); padding: 0.45rem 0.8rem; max-width: 85%; white-space: pre-wrap; unicode-bidi: plaintext; }
+  .msg.assistant { background: var(--_surface); border-radius: var(--_radius); padding: 0.6rem 0.8rem; }
+  .msg.assistant .body p { margin: 0 0 0.5rem; unicode-bidi: plaintext; }
+  .msg.assistant .body ul, .msg.assistant .body ol { margin: 0 0 0.5rem; padding-inline-start: 1.3rem; }
+  .meta { display: flex; flex-wrap: wrap; gap: 0.35rem; align-items: center; margin-block-end: 0.35rem; }
+  .cite {
+    font: inherit;
+    font-size: 0.72em;
+    vertical-align: super;
+    line-height: 1;
+    margin-inline: 0.1em;
+    padding: 0.1em 0.35em;
+    border-radius: 4px;
+    border: 1px solid var(--_accent);
+    background: transparent;
+    color: var(--_accent);
+    cursor: pointer;
+  }
+  .sources { margin-block-start: 0.5rem; display: flex; flex-direction: column; gap: 0.35rem; }
+  .sources h3 { font-size: 0.8rem; margin: 0; color: var(--_muted); font-weight: 600; }
+  details.card { background: var(--_bg); border: 1px solid var(--_border); border-radius: 8px; padding: 0.35rem 0.6rem; }
+  details.card[open] { border-color: var(--_accent); }
+  details.card summary { cursor: pointer; font-size: 0.85rem; list-style-position: inside; overflow-wrap: anywhere; }
+  .card .n { font-weight: 700; color: var(--_accent); }
+  .card .where { color: var(--_muted); font-size: 0.78rem; overflow-wrap: anywhere; }
+  .card blockquote { margin: 0.4rem 0; padding-inline-start: 0.6rem; border-inline-start: 3px solid var(--_accent); font-size: 0.88rem; white-space: pre-wrap; unicode-bidi: plaintext; overflow-wrap: anywhere; }
+  .card mark { background: var(--_mark); color: inherit; border-radius: 2px; }
+  .card a { color: var(--_accent); font-size: 0.82rem; }
+  .also { font-size: 0.75rem; color: var(--_muted); }
+  .actions { display: flex; gap: 0.35rem; margin-block-start: 0.4rem; flex-wrap: wrap; }
+  button {
+    font: inherit;
+    font-size: 0.82rem;
+    border: 1px solid var(--_border);
+    background: var(--_bg);
+    color: var(--_fg);
+    border-radius: 8px;
+    padding: 0.3rem 0.65rem;
+    cursor: pointer;
+    min-height: 2rem;
+  }
+  button.primary { background: var(--_accent); color: var(--_accent-fg); border-color: var(--_accent); }
+  button:disabled { opacity: 0.55; cursor: default; }
+  button:focus-visible, textarea:focus-visible, a:focus-visible, summary:focus-visible, details.card:focus-visible {
+    outline: 3px solid var(--_accent);
+    outline-offset: 2px;
+  }
+  .starters { display: flex; flex-direction: column; gap: 0.4rem; align-items: flex-start; }
+  .starters h3 { font-size: 0.85rem; margin: 0; color: var(--_muted); font-weight: 600; }
+  .starters button { text-align: start; }
+  form { display: flex; gap: 0.5rem; padding: 0.6rem 0.9rem; border-block-start: 1px solid var(--_border); align-items: flex-end; }
+  textarea {
+    flex: 1 1 auto;
+    resize: none;
+    font: inherit;
+    min-height: 2.6rem;
+    max-height: 8rem;
+    padding: 0.5rem 0.6rem;
+    border: 1px solid var(--_border);
+    border-radius: 8px;
+    background: var(--_bg);
+    color: var(--_fg);
+    unicode-bidi: plaintext;
+  }
+  .thinking { color: var(--_muted); font-size: 0.85rem; }
+  .stopped { color: var(--_muted); font-size: 0.78rem; }
+  .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  .model { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; font-size: 0.8rem; color: var(--_muted); }
+  @media (max-width: 480px) {
+    header { padding: 0.5rem 0.6rem; }
+    .log { padding: 0.6rem; }
+    form { padding: 0.5rem 0.6rem; }
+    .msg.user { max-width: 92%; }
+  }
+`;
