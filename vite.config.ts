@@ -5,6 +5,8 @@ import { defineConfig, type Plugin } from 'vite';
 const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.gz': 'application/octet-stream',
+  '.wasm': 'application/wasm',
+  '.mjs': 'text/javascript',
 };
 
 /**
@@ -28,9 +30,40 @@ function serveIndex(): Plugin {
   };
 }
 
+/**
+ * Serves a folder at a URL prefix, 404 for anything missing (never the SPA's index.html, which a
+ * model loader would take for a file). Used for onnxruntime-web's runtime at /ort/ (transformers.js
+ * must not fetch it from a CDN) and for self-hosted models at /models/ (HAREL_MODEL_DIR, default
+ * the test embedder's folder, so `model-base="/models/"` finds `fixture/tiny-embedder`).
+ */
+function serveFolder(prefix: string, folder: () => string): Plugin {
+  return {
+    name: `harel-serve${prefix.replaceAll('/', '-')}`,
+    configureServer(server) {
+      server.middlewares.use(prefix, (req, res) => {
+        const dir = resolve(folder());
+        const path = resolve(join(dir, decodeURIComponent((req.url ?? '/').split('?')[0])));
+        if (!path.startsWith(dir + sep) || !existsSync(path) || !statSync(path).isFile()) {
+          res.statusCode = 404;
+          res.end();
+          return;
+        }
+        res.setHeader('Content-Type', CONTENT_TYPES[extname(path)] ?? 'application/octet-stream');
+        res.setHeader('Content-Length', statSync(path).size);
+        res.setHeader('Access-Control-Allow-Origin', '*');
+        createReadStream(path).pipe(res);
+      });
+    },
+  };
+}
+
 export default defineConfig({
   root: 'demo',
-  plugins: [serveIndex()],
+  plugins: [
+    serveIndex(),
+    serveFolder('/ort/', () => 'node_modules/onnxruntime-web/dist'),
+    serveFolder('/models/', () => process.env.HAREL_MODEL_DIR ?? 'tests/fixtures/.generated'),
+  ],
   server: { fs: { allow: [resolve('.')] } },
   optimizeDeps: { exclude: ['@huggingface/transformers', 'onnxruntime-web'] },
 });

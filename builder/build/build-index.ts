@@ -20,6 +20,7 @@ import type { Embedder } from '../embed/embedder.ts';
 import { ingestInputs, type SkippedFile } from './ingest-inputs.ts';
 import { writeIndex } from '../write/write-index.ts';
 import { twinGroups } from '../twins/twin-groups.ts';
+import { mineLexicon } from '../lexicon/mine-lexicon.ts';
 
 export interface BuildOptions extends WorkOptions {
   inputs: string[];
@@ -193,6 +194,11 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       };
     }
 
+    onProgress?.({ step: 'lexicon', done: 0, total: 1 });
+    const pages = parsed.flatMap((doc, d) => doc.pages.map((p) => ({ doc: d, text: p.blocks.map((b) => b.text).join('\n') })));
+    const lexicon = mineLexicon(pages, chunks.map((c) => c.text));
+    onProgress?.({ step: 'lexicon', done: 1, total: 1 });
+
     onProgress?.({ step: 'route', done: 0, total: 1 });
     const router = trainRouter(routerInput(parsed));
     onProgress?.({ step: 'route', done: 1, total: 1 });
@@ -214,6 +220,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       vectors,
       embedder: embedderInfo,
       router,
+      lexicon: lexicon.entries.length ? lexicon : null,
       retrieval,
     });
     const bytes = Object.values(manifest.files).reduce((n, f) => n + f!.bytes, 0);

@@ -29,6 +29,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
       'context-boost': { type: 'string' },
       collapse: { type: 'boolean' },
       'expansion-weight': { type: 'string' },
+      'mined-weight': { type: 'string' },
+      'no-mined': { type: 'boolean' },
+      'no-references': { type: 'boolean' },
       'model-dir': { type: 'string' },
       'allow-remote': { type: 'boolean' },
       quiet: { type: 'boolean' },
@@ -65,6 +68,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
           contextBoost: optionalNumber(values['context-boost'], '--context-boost', 0),
           ...(values.collapse ? { collapseTwins: true } : {}),
           expansionWeight: optionalNumber(values['expansion-weight'], '--expansion-weight', 0, 1),
+          minedExpansionWeight: values['no-mined'] ? 0 : optionalNumber(values['mined-weight'], '--mined-weight', 0, 1),
+          crossReferences: !values['no-references'],
         });
         return result;
       },

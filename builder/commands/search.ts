@@ -19,6 +19,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
       'no-route': { type: 'boolean' },
       collapse: { type: 'boolean' },
       explain: { type: 'boolean' },
+      'no-mined': { type: 'boolean' },
       json: { type: 'boolean' },
       quiet: { type: 'boolean' },
     },
@@ -39,6 +40,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
     route: !values['no-route'],
     queryVector,
     ...(values.collapse ? { collapseTwins: true } : {}),
+    ...(values['no-mined'] ? { minedExpansionWeight: 0 } : {}),
   });
   await embedder?.dispose();
   if (values.json) {
@@ -50,7 +52,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
     : 'no router';
   process.stdout.write(`mode ${result.mode}; ${values.domain ? `domain ${values.domain}` : route}\n`);
   if (values.explain) {
-    for (const e of result.expansions) process.stdout.write(`expanded "${e.matched}" → ${e.added.map((a) => `"${a}"`).join(', ')}\n`);
+    for (const e of result.expansions) process.stdout.write(`expanded "${e.matched}" → ${e.added.map((a) => `"${a}"`).join(', ')} (${e.source})\n`);
     if (result.expansions.length === 0) process.stdout.write('no lexicon expansion\n');
   }
   process.stdout.write('\n');
@@ -63,6 +65,9 @@ export async function searchCommand(argv: string[]): Promise<number> {
     process.stdout.write(`   ${hit.title}${section}\n`);
     process.stdout.write(`   ${hit.text.replace(/\s+/g, ' ').slice(0, 200)}\n`);
     for (const also of hit.alsoIn) process.stdout.write(`   also in: ${also.file} p.${also.page}\n`);
+    for (const ref of hit.references ?? []) {
+      process.stdout.write(`   refers to §${ref.clause} (p.${ref.page}, supporting context): ${ref.text.replace(/\s+/g, ' ').slice(0, 120)}\n`);
+    }
     process.stdout.write('\n');
   }
   if (result.hits.length === 0) process.stdout.write('No passage matched.\n');

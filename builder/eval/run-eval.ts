@@ -13,6 +13,7 @@ import {
   lenientFileRank,
   lenientPageRank,
   metricsBy,
+  pageRank,
   scoreQuestion,
   type GroupMetrics,
   type LevelMetrics,
@@ -44,7 +45,23 @@ export interface QuestionRecord {
   pageRankLenient: number | null;
   routed: { domain: string | null; confidence: number; filtered: boolean } | null;
   ranked: { file: string; page: number; score: number; chunkId: string; twin: number | null; pageTwin: number | null }[];
+  /** Pages the passages on the top 5 pages refer to (cross-references): context, never ranked. */
+  referencedPages: { file: string; page: number; clause: string }[];
   ms: number;
+}
+
+/**
+ * Cross-references add supporting context, not hits: ranking and every metric above are computed
+ * without them. `hit@5` here counts a question when its gold page is among the top 5 pages or
+ * among the pages those passages refer to; `rescued` counts the questions only the references found.
+ */
+export interface SupportMetrics {
+  'hit@5': number;
+  'hit@5Lenient': number;
+  rescued: number;
+  rescuedLenient: number;
+  /** Share of questions whose top 5 pages refer to at least one clause. */
+  withReferences: number;
 }
 
 export interface EvalReport {
@@ -58,6 +75,8 @@ export interface EvalReport {
   /** A retrieved file or page also counts when it is a near-identical twin of a gold page. */
   fileLenient: LevelMetrics;
   pageLenient: LevelMetrics;
+  /** The gold page among the top 5 pages or the clauses they refer to. */
+  pageWithReferences: SupportMetrics;
   routing: RoutingMetrics;
   byDomain: Record<string, GroupMetrics>;
   byDifficulty: Record<string, GroupMetrics>;
@@ -88,7 +107,34 @@ export function twinLookup(documents: readonly IndexedDocument[], chunks: readon
 export interface EvalSearchResult {
   route: RouteResult | null;
   domainFilter: string | null;
-  hits: readonly { file: string; page: number; score: number; chunkId: string; twin?: number | null; pageTwin?: number | null }[];
+  hits: readonly {
+    file: string;
+    page: number;
+    score: number;
+    chunkId: string;
+    twin?: number | null;
+    pageTwin?: number | null;
+    references?: readonly { clause: string; page: number }[];
+  }[];
+}
+
+const SUPPORT_PAGES = 5;
+
+/** Pages referred to by the passages on the first `pages` ranked pages, in order, without repeats. */
+function referencedPages(hits: EvalSearchResult['hits'], pages: number): QuestionRecord['referencedPages'] {
+  const top = new Set(rankedPages(hits).slice(0, pages).map((p) => `${p.file}\u0000${p.page}`));
+  const seen = new Set<string>();
+  const out: QuestionRecord['referencedPages'] = [];
+  for (const h of hits) {
+    if (!top.has(`${h.file}\u0000${h.page}`)) continue;
+    for (const ref of h.references ?? []) {
+      const key = `${h.file}\u0000${ref.page}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ file: h.file, page: ref.page, clause: ref.clause });
+    }
+  }
+  return out;
 }
 
 /**
@@ -119,6 +165,7 @@ export async function runEval(
   const canonical = (q: EvalQuestion): EvalQuestion =>
     aliases?.size ? { ...q, facts: q.facts.map((f) => f.map((r) => ({ ...r, file: aliases.get(r.file) ?? r.file }))) } : q;
   const records: QuestionRecord[] = [];
+  const support: { strict: boolean; lenient: boolean; rescued: boolean; rescuedLenient: boolean; any: boolean }[] = [];
   let done = 0;
   for (const q of questions) {
     throwIfAborted(options.signal);
@@ -129,6 +176,7 @@ export async function runEval(
     const score = q.answerable ? scoreQuestion(canonical(q), ranked) : { fileRank: null, pageRank: null };
     const fact = canonical(q).facts[0] ?? [];
     const twins = options.twins;
+    const refs = referencedPages(result.hits, SUPPORT_PAGES);
     const lenient =
       q.answerable && twins
         ? { file: lenientFileRank(fact, ranked, twins), page: lenientPageRank(fact, ranked, twins) }
@@ -147,8 +195,21 @@ export async function runEval(
         ? { domain: result.route.domain, confidence: result.route.confidence, filtered: result.domainFilter !== null }
         : null,
       ranked: result.hits.map((h) => ({ file: h.file, page: h.page, score: h.score, chunkId: h.chunkId, twin: h.twin ?? null, pageTwin: h.pageTwin ?? null })),
+      referencedPages: refs,
       ms,
     });
+    if (q.answerable) {
+      const inTop = (rank: number | null) => rank !== null && rank <= SUPPORT_PAGES;
+      const strictRef = pageRank(fact, refs) !== null;
+      const lenientRef = twins ? lenientPageRank(fact, refs, twins) !== null : strictRef;
+      support.push({
+        strict: inTop(score.pageRank) || strictRef,
+        lenient: inTop(lenient.page) || lenientRef,
+        rescued: !inTop(score.pageRank) && strictRef,
+        rescuedLenient: !inTop(lenient.page) && lenientRef,
+        any: refs.length > 0,
+      });
+    }
     options.onProgress?.({ step: 'eval', done: ++done, total: questions.length, detail: q.id });
   }
   const answerable = records.filter((r) => r.answerable);
@@ -168,6 +229,13 @@ export async function runEval(
     page: overall.page,
     fileLenient: aggregate(answerable.map((r) => r.fileRankLenient)),
     pageLenient: aggregate(answerable.map((r) => r.pageRankLenient)),
+    pageWithReferences: {
+      'hit@5': share(support.filter((s) => s.strict).length, support.length),
+      'hit@5Lenient': share(support.filter((s) => s.lenient).length, support.length),
+      rescued: support.filter((s) => s.rescued).length,
+      rescuedLenient: support.filter((s) => s.rescuedLenient).length,
+      withReferences: share(support.filter((s) => s.any).length, support.length),
+    },
     routing: {
       accuracy: share(routedRecords.filter((r) => r.routed!.domain === r.domain).length, routedRecords.length),
       coverage: share(confident.length, routedRecords.length),

@@ -21,6 +21,7 @@ import {
   type RetrievalDefaults,
 } from '../../widget/core/format/manifest.ts';
 import { encodeVectorTable, type VectorTable } from '../../widget/core/format/vector-file.ts';
+import type { MinedLexicon } from '../../widget/core/retrieval/mined-lexicon.ts';
 import type { RouterModel } from '../../widget/core/retrieval/route.ts';
 import { TOKENIZER_VERSION } from '../../widget/core/tokenizer/index.ts';
 import type { Chunk, IndexedDocument } from '../../widget/core/schema.ts';
@@ -33,6 +34,7 @@ export interface IndexContents {
   vectors: VectorTable | null;
   embedder: EmbedderInfo | null;
   router: RouterModel | null;
+  lexicon?: MinedLexicon | null;
   retrieval?: Partial<RetrievalDefaults>;
 }
 
@@ -42,6 +44,7 @@ const FILE_NAMES: Record<IndexFileRole, string> = {
   bm25: 'bm25.json.gz',
   vectors: 'vectors.bin.gz',
   router: 'router.json.gz',
+  lexicon: 'lexicon.json.gz',
 };
 
 function sha256(bytes: Uint8Array): string {
@@ -100,6 +103,7 @@ export function encodeIndexFiles(contents: IndexContents): Map<IndexFileRole, { 
   raw.set('bm25', encodeJson(contents.bm25));
   if (contents.vectors) raw.set('vectors', encodeVectorTable(contents.vectors));
   if (contents.router) raw.set('router', encodeJson(contents.router));
+  if (contents.lexicon) raw.set('lexicon', encodeJson(contents.lexicon));
   const out = new Map<IndexFileRole, { raw: Uint8Array; stored: Uint8Array }>();
   for (const [role, bytes] of raw) out.set(role, { raw: bytes, stored: gzipSync(bytes, { level: 9 }) });
   return out;

@@ -65,6 +65,27 @@ describe('writeIndex / readIndex', () => {
     expect((await readdir(join(out, '..'))).filter((f) => f.includes('tmp'))).toEqual([]);
   });
 
+  it('writes the mined lexicon as an optional file that round-trips, and loads builds without it', async () => {
+    const out = join(await tempDir(), 'index');
+    const lexicon = { version: 1 as const, entries: [{ phrases: ['CANCER', 'סרטן'], kind: 'translation' as const, docs: 1 }] };
+    const manifest = await writeIndex(out, {
+      documents,
+      chunks,
+      bm25: await buildBm25State(chunks, documents, bm25Tokenizer(DEFAULT_RETRIEVAL)),
+      vectors: null,
+      embedder: null,
+      router: null,
+      lexicon,
+    });
+    expect(manifest.files.lexicon?.path).toBe('lexicon.json.gz');
+    expect(manifest.formatVersion).toBe(1);
+    expect((await readIndexFolder(out)).lexicon).toEqual(lexicon);
+    const without = join(await tempDir(), 'plain');
+    const plain = await writeSample(without);
+    expect(plain.files.lexicon).toBeUndefined();
+    expect((await readIndexFolder(without)).lexicon).toBeNull();
+  });
+
   it('gives the same build id to the same contents', async () => {
     const a = await writeSample(join(await tempDir(), 'a'));
     const b = await writeSample(join(await tempDir(), 'b'));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';
 import { buildBm25State } from '../../../widget/core/retrieval/bm25.ts';
-import { expandQuery } from '../../../widget/core/retrieval/expand.ts';
+import { expandQuery, QueryExpander } from '../../../widget/core/retrieval/expand.ts';
 import { bm25Tokenizer, Retriever } from '../../../widget/core/retrieval/retriever.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
@@ -11,6 +11,20 @@ describe('expandQuery', () => {
     const { expansions } = expandQuery('האם יש כיסוי לטוטאל לוס ברכב?');
     const total = expansions.find((e) => e.matched === 'טוטאל לוס');
     expect(total?.added).toEqual(['אובדן גמור', 'total loss']);
+  });
+
+  it("meets a lexicon word whose prefixed form leaves two letters (בצד → צד ג'), and searches the phrase itself", () => {
+    const third = expandQuery("האם יש כיסוי בצד ג'?").expansions.find((e) => e.source === 'curated' && e.matched === "צד ג'");
+    expect(third?.added).toEqual(["צד ג'", 'צד שלישי', 'third party']);
+    expect(expandQuery('מה עם הצדדים?').expansions.some((e) => e.matched === "צד ג'")).toBe(false);
+  });
+
+  it('keeps mined equivalents apart from curated ones', () => {
+    const expander = new QueryExpander([], { version: 1, entries: [{ phrases: ['CANCER', 'סרטן'], kind: 'translation', docs: 1 }] });
+    const out = expander.expand('גילו לי סרטן');
+    expect(out.minedTerms).toBe('CANCER');
+    expect(out.terms).toBe('');
+    expect(out.expansions).toEqual([{ matched: 'סרטן', added: ['CANCER'], source: 'mined' }]);
   });
 
   it('adds nothing for a question without lexicon phrases', () => {
@@ -42,5 +56,24 @@ describe('expansion in retrieval', () => {
     expect(withExpansion.hits[0]?.chunkId).toBe('a');
     expect(withExpansion.expansions[0].matched).toBe('טוטאל לוס');
     expect(retriever.search('טוטאל לוס', { mode: 'bm25', k: 2, expansionWeight: 0 }).hits).toEqual([]);
+  });
+
+  it("finds a passage only through the index's mined lexicon, at the mined weight", async () => {
+    const documents: IndexedDocument[] = [
+      { file: 'health/en.pdf', url: null, domain: 'health', lang: 'en', title: 'policy', kind: 'pdf', pageCount: 1 },
+      { file: 'health/he.pdf', url: null, domain: 'health', lang: 'he', title: 'פוליסה', kind: 'pdf', pageCount: 1 },
+    ];
+    const chunks: Chunk[] = [
+      { id: 'en', doc: 0, page: 1, sectionPath: [], clause: '1.3.1', parentId: 'p', text: 'Cancer: the presence of a malignant tumour.', tokens: 8 },
+      { id: 'he', doc: 1, page: 1, sectionPath: [], clause: null, parentId: 'q', text: 'שעות הפעילות של המוקד.', tokens: 4 },
+    ];
+    const retrieval = { ...DEFAULT_RETRIEVAL };
+    const base = { manifest: { retrieval } as LoadedIndex['manifest'], documents, chunks, bm25: await buildBm25State(chunks, documents, bm25Tokenizer(retrieval)), vectors: null, router: null };
+    const mined = new Retriever({ ...base, lexicon: { version: 1, entries: [{ phrases: ['CANCER', 'סרטן'], kind: 'translation', docs: 1 }] } });
+    const found = mined.search('סרטן', { mode: 'bm25', k: 2 });
+    expect(found.hits.map((h) => h.chunkId)).toEqual(['en']);
+    expect(found.expansions).toEqual([{ matched: 'סרטן', added: ['CANCER'], source: 'mined' }]);
+    expect(mined.search('סרטן', { mode: 'bm25', k: 2, minedExpansionWeight: 0 }).hits).toEqual([]);
+    expect(new Retriever(base).search('סרטן', { mode: 'bm25', k: 2 }).hits).toEqual([]);
   });
 });

@@ -11,7 +11,8 @@ export const INDEX_FORMAT = 'harel-chat-index';
 export const INDEX_FORMAT_VERSION = 1;
 
 /** Logical names of the files of an index build. */
-export type IndexFileRole = 'documents' | 'chunks' | 'bm25' | 'vectors' | 'router';
+/** `lexicon` (the mined query-expansion lexicon) is optional: builds without it still load. */
+export type IndexFileRole = 'documents' | 'chunks' | 'bm25' | 'vectors' | 'router' | 'lexicon';
 
 export interface IndexFileEntry {
   /** File name inside the index folder. */
@@ -87,9 +88,11 @@ export interface RetrievalDefaults {
   collapseTwins: boolean;
   /** Weight of the lexicon's equivalents against the question's own words in BM25; 0 = off. */
   expansionWeight: number;
+  /** Weight of the equivalents mined from the corpus (the index's `lexicon` file); 0 = off. */
+  minedExpansionWeight: number;
 }
 
-export const DEFAULT_RETRIEVAL: RetrievalDefaults = { bm25Weight: 0.5, routeMinConfidence: 0.97, termMatch: 'whole', routeBoost: 0.5, contextBoost: 0.5, collapseTwins: false, expansionWeight: 0.3 };
+export const DEFAULT_RETRIEVAL: RetrievalDefaults = { bm25Weight: 0.5, routeMinConfidence: 0.97, termMatch: 'whole', routeBoost: 0.5, contextBoost: 0.5, collapseTwins: false, expansionWeight: 0.3, minedExpansionWeight: 1 };
 
 /** Validates a parsed manifest; throws INDEX_FORMAT_UNSUPPORTED / INDEX_CORRUPT with what to do. */
 export function parseManifest(json: unknown, source = 'manifest.json'): IndexManifest {

@@ -10,6 +10,7 @@ import { parseManifest, type IndexFileEntry, type IndexFileRole, type IndexManif
 import { decodeVectorTable, type VectorTable } from './vector-file.ts';
 import type { RawData } from '@orama/orama';
 import type { RouterModel } from '../retrieval/route.ts';
+import { parseMinedLexicon, type MinedLexicon } from '../retrieval/mined-lexicon.ts';
 
 /** Where index files come from. Paths are relative to the index folder. */
 export interface IndexFileSource {
@@ -24,6 +25,8 @@ export interface LoadedIndex {
   bm25: RawData;
   vectors: VectorTable | null;
   router: RouterModel | null;
+  /** Query-expansion equivalents mined from the corpus; absent in builds that predate it. */
+  lexicon?: MinedLexicon | null;
 }
 
 export async function readManifest(source: IndexFileSource, signal?: AbortSignal): Promise<IndexManifest> {
@@ -78,6 +81,7 @@ export function decodeIndexFiles(manifest: IndexManifest, raw: Partial<Record<In
     bm25: json<RawData>('bm25'),
     vectors,
     router: raw.router ? json<RouterModel>('router') : null,
+    lexicon: raw.lexicon ? parseMinedLexicon(json<unknown>('lexicon'), manifest.files.lexicon?.path) : null,
   };
 }
 

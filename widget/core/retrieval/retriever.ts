@@ -10,7 +10,9 @@ import type { Chunk, IndexedDocument } from '../schema.ts';
 import { createOramaTokenizer } from '../tokenizer/index.ts';
 import { restoreBm25, searchBm25, type Bm25Database } from './bm25.ts';
 import { collapseTwins, type CollapsedHit } from './collapse.ts';
-import { expandQuery, type Expansion } from './expand.ts';
+import { CrossReferenceResolver } from './cross-references.ts';
+import { QueryExpander, type Expansion } from './expand.ts';
+import { LEXICON } from './lexicon.ts';
 import { fuseScores, type FusedHit } from './fuse.ts';
 import { routeQuery, type RouteResult } from './route.ts';
 import { searchVectors } from './vector-search.ts';
@@ -32,8 +34,12 @@ export interface SearchOptions {
   routeMinConfidence?: number;
   /** Override the build's weight of the context field (title, file name, section path) in BM25. */
   contextBoost?: number;
-  /** Weight of lexicon equivalents against the query's own words in BM25 (0 turns expansion off). */
+  /** Weight of curated lexicon equivalents against the query's own words in BM25 (0 turns them off). */
   expansionWeight?: number;
+  /** Weight of the equivalents mined from the corpus (0 turns them off). */
+  minedExpansionWeight?: number;
+  /** Attach the clauses each returned passage refers to (default true). */
+  crossReferences?: boolean;
   /** Collapse near-identical chunks into one result with "also in" sources (default: the build's). */
   collapseTwins?: boolean;
   /** Override the build's soft boost of the routed domain (below the filter threshold). */
@@ -57,6 +63,18 @@ export interface RetrievedPassage extends FusedHit {
   pageTwin: number | null;
   /** Near-identical passages collapsed into this one (other editions or copies), if any. */
   alsoIn: { chunkId: string; file: string; page: number; title: string; url: string | null }[];
+  /**
+   * Clauses of the same document this passage refers to ("ראה סעיף 4.1"): supporting context,
+   * not ranked hits.
+   */
+  references?: PassageReference[];
+}
+
+export interface PassageReference {
+  clause: string;
+  chunkId: string;
+  page: number;
+  text: string;
 }
 
 export interface SearchResult {
@@ -83,10 +101,13 @@ const MIN_CANDIDATES = 50;
 export class Retriever {
   readonly index: LoadedIndex;
   private readonly db: Bm25Database;
+  private readonly expander: QueryExpander;
+  private resolver: CrossReferenceResolver | null = null;
 
   constructor(index: LoadedIndex, tokenizer: Tokenizer = bm25Tokenizer(index.manifest.retrieval)) {
     this.index = index;
     this.db = restoreBm25(index.bm25, tokenizer);
+    this.expander = new QueryExpander(LEXICON, index.lexicon ?? null);
   }
 
   get hasVectors(): boolean {
@@ -115,16 +136,24 @@ export class Retriever {
     const candidates = Math.max(MIN_CANDIDATES, k * CANDIDATE_FACTOR);
     const bm25Options = { k: candidates, domain: domainFilter, contextBoost: options.contextBoost ?? defaults.contextBoost };
     let bm25 = mode === 'vector' ? [] : searchBm25(this.db, query, bm25Options);
-    const expansionWeight = options.expansionWeight ?? defaults.expansionWeight;
-    const expansion = expandQuery(query);
-    if (mode !== 'vector' && expansion.terms && expansionWeight > 0) {
+    const weights = {
+      curated: options.expansionWeight ?? defaults.expansionWeight,
+      mined: options.minedExpansionWeight ?? defaults.minedExpansionWeight ?? 0,
+    };
+    const expansion = this.expander.expand(query);
+    const passes = [
+      { terms: expansion.terms, weight: weights.curated },
+      { terms: expansion.minedTerms, weight: weights.mined },
+    ].filter((p) => p.terms && p.weight > 0);
+    if (mode !== 'vector' && passes.length) {
       // The equivalents score in their own pass, added at a fraction of their weight: they may
       // find a passage, but they never outweigh the customer's own words.
-      const extra = searchBm25(this.db, expansion.terms, bm25Options);
       const scores = new Map(bm25.map((h) => [h.chunk, h.score]));
-      for (const h of extra) scores.set(h.chunk, (scores.get(h.chunk) ?? 0) + expansionWeight * h.score);
-      bm25 = [...scores].map(([chunk, score]) => ({ chunk, score })).sort((a, b) => b.score - a.score).slice(0, candidates);
-    };
+      for (const pass of passes) {
+        for (const h of searchBm25(this.db, pass.terms, bm25Options)) scores.set(h.chunk, (scores.get(h.chunk) ?? 0) + pass.weight * h.score);
+      }
+      bm25 = [...scores].map(([chunk, score]) => ({ chunk, score })).sort((a, b) => b.score - a.score || a.chunk - b.chunk).slice(0, candidates);
+    }
     let vector: { chunk: number; score: number }[] = [];
     if (mode !== 'bm25' && options.queryVector && this.index.vectors) {
       const { chunks, documents } = this.index;
@@ -152,12 +181,21 @@ export class Retriever {
       mode,
       route,
       domainFilter,
-      expansions: expansionWeight > 0 ? expansion.expansions : [],
-      hits: ranked.slice(0, k).map((hit, i) => this.describe(hit, i + 1)),
+      expansions: expansion.expansions.filter((e) => weights[e.source] > 0),
+      hits: ranked.slice(0, k).map((hit, i) => this.describe(hit, i + 1, options.crossReferences !== false)),
     };
   }
 
-  private describe(hit: CollapsedHit, rank: number): RetrievedPassage {
+  /** The clauses of its own document that a chunk refers to, resolved on demand. */
+  references(chunkIndex: number): PassageReference[] {
+    this.resolver ??= new CrossReferenceResolver(this.index.chunks);
+    return this.resolver.resolve(chunkIndex).map((r) => {
+      const c = this.index.chunks[r.chunk];
+      return { clause: r.clause, chunkId: c.id, page: c.page, text: c.text };
+    });
+  }
+
+  private describe(hit: CollapsedHit, rank: number, withReferences: boolean): RetrievedPassage {
     const { twins, ...fusedHit } = hit;
     const chunk = this.index.chunks[hit.chunk];
     const doc = this.index.documents[chunk.doc];
@@ -180,6 +218,7 @@ export class Retriever {
       text: chunk.text,
       twin: chunk.twin ?? null,
       pageTwin: chunk.pageTwin ?? null,
+      ...(withReferences ? { references: this.references(hit.chunk) } : {}),
     };
   }
 

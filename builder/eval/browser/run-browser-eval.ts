@@ -1,0 +1,74 @@
+/**
+ * Asks the real widget every question in a real Chromium: serves the index with the demo's Vite
+ * config, opens the demo page, and calls `el.ask()` one question after another, each in a fresh
+ * conversation. What it records is exactly what a customer's browser produced.
+ */
+import { resolve } from 'node:path';
+import { chromium } from '@playwright/test';
+import { createServer } from 'vite';
+import type { Answer } from '../../../widget/answer/types.ts';
+import type { IndexInfo } from '../../../widget/search/search-service.ts';
+import { CHROMIUM_ARGS, findChromium } from '../../../tests/support/chromium.ts';
+import type { EvalQuestion } from '../questions.ts';
+import type { AnswerRecord } from './answer-metrics.ts';
+
+export interface BrowserEvalOptions {
+  indexDir: string;
+  questions: readonly EvalQuestion[];
+  port?: number;
+  mode?: 'extractive' | 'llm';
+  onProgress?: (done: number, total: number, record: AnswerRecord) => void;
+}
+
+export interface BrowserEvalRun {
+  records: AnswerRecord[];
+  index: IndexInfo;
+  /** Milliseconds from page load to the index being ready: first visit (download) and second (IndexedDB). */
+  indexLoad: { cold: number; warm: number };
+}
+
+export async function runBrowserEval(options: BrowserEvalOptions): Promise<BrowserEvalRun> {
+  process.env.HAREL_INDEX_DIR = resolve(options.indexDir);
+  const port = options.port ?? 4290;
+  const server = await createServer({ configFile: resolve('vite.config.ts'), logLevel: 'error', server: { port, strictPort: true } });
+  await server.listen();
+  const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage();
+    const url = `http://localhost:${port}/?mode=${options.mode ?? 'extractive'}`;
+    const load = async (): Promise<{ info: IndexInfo; ms: number }> => {
+      const started = Date.now();
+      await page.goto(url);
+      const info = await page.evaluate(() => document.querySelector('harel-chat')!.ready);
+      return { info, ms: Date.now() - started };
+    };
+    const cold = await load();
+    const warm = await load();
+    const records: AnswerRecord[] = [];
+    for (const q of options.questions) {
+      const result = await page.evaluate(async (question) => {
+        const el = document.querySelector('harel-chat')!;
+        await el.clear();
+        try {
+          return { answer: (await el.ask(question)) as Answer, error: null };
+        } catch (error) {
+          return { answer: null, error: (error as { code?: string }).code ?? String(error) };
+        }
+      }, q.question);
+      const record: AnswerRecord = {
+        id: q.id,
+        question: q.question,
+        domain: q.domain,
+        difficulty: q.difficulty,
+        answerable: q.answerable,
+        ...result,
+      };
+      records.push(record);
+      options.onProgress?.(records.length, options.questions.length, record);
+    }
+    return { records, index: warm.info, indexLoad: { cold: cold.ms, warm: warm.ms } };
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}

@@ -1,0 +1,232 @@
+/**
+ * <harel-chat> in a real Chromium against the demo: answers with citations in Hebrew and
+ * English, the no-answer response, the index kept in IndexedDB, a tampered build rejected while
+ * the stored one keeps answering, nothing sent beyond localhost, keyboard use and a narrow screen.
+ */
+import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { expect, test, type Page } from '@playwright/test';
+import type { Answer } from '../../widget/answer/types.ts';
+
+async function openDemo(page: Page, query = ''): Promise<void> {
+  await page.goto(`/${query}`);
+  await expect(page.locator('harel-chat [part~="status"]')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+}
+
+function ask(page: Page, question: string): Promise<Answer> {
+  return page.evaluate((q) => document.querySelector('harel-chat')!.ask(q), question);
+}
+
+test.beforeEach(async ({ context }) => {
+  // Every test starts from an empty IndexedDB: the reload test asserts what a second visit reuses.
+  await context.clearCookies();
+});
+
+test('is in extractive mode by default and says so', async ({ page }) => {
+  await openDemo(page);
+  const badge = page.locator('harel-chat [part~="mode-badge"]');
+  await expect(badge).toHaveAttribute('data-mode', 'extractive');
+  await expect(badge).toBeVisible();
+  await expect(page.locator('harel-chat .subtitle')).toContainText('ציטוט');
+});
+
+test('answers a Hebrew question typed in the composer, with a citation that opens the right source', async ({ page }) => {
+  await openDemo(page);
+  const input = page.locator('harel-chat textarea');
+  await input.fill('כמה השתתפות עצמית אשלם על החלפת שמשה קדמית במרכז שמשות שבהסדר?');
+  await input.press('Enter');
+  const reply = page.locator('harel-chat article.msg.assistant').last();
+  await expect(reply).toHaveAttribute('data-refused', 'false', { timeout: 20_000 });
+  await expect(reply).toHaveAttribute('dir', 'rtl');
+  await expect(reply.locator('.body')).toContainText('250');
+  const marker = reply.locator('button.cite').first();
+  await marker.click();
+  const card = reply.locator('details.card[open]').first();
+  await expect(card).toBeVisible();
+  await expect(card).toHaveAttribute('data-file', /^car\//);
+  const href = await card.locator('a').getAttribute('href');
+  expect(href).toMatch(/^https:\/\/demo-insurance\.example\/car\//);
+  // The question's words are marked in the quoted passage.
+  await expect(card.locator('mark').first()).toBeVisible();
+});
+
+test('answers an English question from the PDF and links the cited page', async ({ page }) => {
+  await openDemo(page, '?lang=en');
+  const answer = await ask(page, 'How soon must I report a home insurance claim?');
+  expect(answer.mode).toBe('extractive');
+  expect(answer.lang).toBe('en');
+  expect(answer.refused).toBe(false);
+  const pdf = answer.citations.find((c) => c.file === 'apartment/files/demo-home-policy.pdf');
+  expect(pdf, JSON.stringify(answer.citations.map((c) => c.file))).toBeTruthy();
+  const reply = page.locator('harel-chat article.msg.assistant').last();
+  await expect(reply).toHaveAttribute('dir', 'ltr');
+  const link = reply.locator(`details.card[data-file="apartment/files/demo-home-policy.pdf"] a`).first();
+  await expect(link).toHaveAttribute('href', `https://demo-insurance.example/en/apartment/demo-home-policy.pdf#page=${pdf!.page}`);
+  for (const key of ['route', 'search', 'grade', 'generate', 'ground', 'total'] as const) {
+    expect(answer.timings[key]).toBeGreaterThanOrEqual(0);
+  }
+});
+
+test('says plainly when the documents do not answer, with the closest clauses', async ({ page }) => {
+  await openDemo(page);
+  const answer = await ask(page, 'יש לכם ביטוח לחיות מחמד שמכסה טיפול וטרינרי לכלב שלי?');
+  expect(answer.refused).toBe(true);
+  expect(answer.confidence).toBe('low');
+  const reply = page.locator('harel-chat article.msg.assistant').last();
+  await expect(reply).toHaveAttribute('data-refused', 'true');
+  await expect(reply.locator('[part~="confidence-badge"]')).toHaveAttribute('data-confidence', 'low');
+});
+
+test('answers an off-topic question with the insurer\'s contact channels', async ({ page }) => {
+  await openDemo(page);
+  const answer = await ask(page, 'מי ניצח במשחק הכדורגל אתמול?');
+  expect(answer.refused).toBe(true);
+  expect(answer.refusal).toBe('off-topic');
+  expect(answer.text).toContain('*2735');
+});
+
+test('a reload reads the index from IndexedDB and keeps the conversation', async ({ page }) => {
+  await openDemo(page);
+  await ask(page, 'לכמה ימים אקבל רכב חלופי אחרי תאונה?');
+  const indexRequests: string[] = [];
+  page.on('request', (request) => {
+    if (/\/index\/.+\.gz$/.test(new URL(request.url()).pathname)) indexRequests.push(request.url());
+  });
+  await page.reload();
+  await expect(page.locator('harel-chat [part~="status"]')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  expect(indexRequests).toEqual([]);
+  await expect(page.locator('harel-chat [part~="status"]')).toContainText('נטען מהמכשיר');
+  await expect(page.locator('harel-chat .msg.user').first()).toContainText('רכב חלופי');
+  const answer = await ask(page, 'מה ההשתתפות העצמית בתביעה על נזקי מים בביטוח הדירה?');
+  expect(answer.citations.length).toBeGreaterThan(0);
+});
+
+test('rejects a tampered build while the stored index keeps answering', async ({ page }) => {
+  await openDemo(page);
+  // A "new build" is published, but its chunk file was altered on the way.
+  await page.route('**/index/manifest.json', async (route) => {
+    const response = await route.fetch();
+    const manifest = await response.json();
+    manifest.buildId = `${manifest.buildId}-tampered`;
+    await route.fulfill({ response, json: manifest });
+  });
+  await page.route('**/index/chunks.json.gz', async (route) => {
+    const response = await route.fetch();
+    const body = Buffer.from(await response.body());
+    body[body.length - 10] ^= 0xff;
+    await route.fulfill({ response, body });
+  });
+  const errors: string[] = [];
+  await page.exposeFunction('recordError', (code: string) => errors.push(code));
+  await page.addInitScript(() => {
+    addEventListener('harel-chat:error', (e) => (window as unknown as { recordError(c: string): void }).recordError((e as CustomEvent).detail.code));
+  });
+  await page.reload();
+  await expect(page.locator('harel-chat [part~="status"]')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  await expect(page.locator('harel-chat [part~="status"]')).toContainText('INDEX_INTEGRITY');
+  const answer = await ask(page, 'לכמה ימים אקבל רכב חלופי אחרי תאונה?');
+  expect(answer.citations.length).toBeGreaterThan(0);
+});
+
+test('sends nothing beyond localhost', async ({ page }) => {
+  const outside: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (!['localhost', '127.0.0.1'].includes(url.hostname) && url.protocol !== 'data:' && url.protocol !== 'blob:') outside.push(request.url());
+  });
+  await openDemo(page);
+  await ask(page, 'מהי תקופת האכשרה לניתוחים בביטוח הבריאות?');
+  await ask(page, 'Does the extreme sports extension cover skiing?');
+  expect(outside).toEqual([]);
+});
+
+test('markup inside a policy document is shown as text, never run', async ({ page }) => {
+  const injected = '<img src=x onerror="window.__pwned=1">';
+  // The build served to the browser is rewritten so one car passage carries markup; its manifest
+  // gets the new size, hash and build id, as a real (malicious) publication would.
+  await page.route('**/index/chunks.json.gz', async (route) => {
+    const response = await route.fetch();
+    const store = JSON.parse(gunzipSync(await response.body()).toString('utf8'));
+    store.text = store.text.map((t: string) => (t.includes('שמשה') ? `${t} ${injected}` : t));
+    await route.fulfill({ response, body: gzipSync(Buffer.from(JSON.stringify(store))) });
+  });
+  await page.route('**/index/manifest.json', async (route) => {
+    const response = await route.fetch();
+    const manifest = await response.json();
+    const chunks = await (await page.request.get('/index/chunks.json.gz')).body();
+    const store = JSON.parse(gunzipSync(chunks).toString('utf8'));
+    store.text = store.text.map((t: string) => (t.includes('שמשה') ? `${t} ${injected}` : t));
+    const body = gzipSync(Buffer.from(JSON.stringify(store)));
+    // The route above must produce the same bytes: gzip of the same input is deterministic here.
+    manifest.files.chunks.bytes = body.length;
+    manifest.files.chunks.sha256 = createHash('sha256').update(body).digest('hex');
+    manifest.buildId = `${manifest.buildId}-markup`;
+    await route.fulfill({ response, json: manifest });
+  });
+  await openDemo(page);
+  const answer = await ask(page, 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?');
+  expect(answer.citations.some((c) => c.quote.includes('<img'))).toBe(true);
+  const reply = page.locator('harel-chat article.msg.assistant').last();
+  await reply.locator('details.card').first().evaluate((d) => ((d as HTMLDetailsElement).open = true));
+  await expect(reply.locator('img')).toHaveCount(0);
+  await expect(reply.locator('blockquote').filter({ hasText: '<img src=x' }).first()).toBeVisible();
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? 0)).toBe(0);
+});
+
+test('markup in an answer is shown as text, never run', async ({ page }) => {
+  await openDemo(page);
+  // A model's answer with markup, as persisted in the conversation: rendered after a reload.
+  await page.evaluate(async () => {
+    const key = new URL('/index/manifest.json', location.href).href;
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('harel-chat');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const text = 'התשובה <script>window.__pwned=1</script> **מודגש** <img src=x onerror="window.__pwned=2"> [1]';
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction('conversations', 'readwrite');
+      tx.objectStore('conversations').put({
+        indexKey: key,
+        updatedAt: Date.now(),
+        turns: [
+          { role: 'user', text: 'שאלה', at: 1 },
+          { role: 'assistant', text, at: 2 },
+        ],
+      });
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    db.close();
+  });
+  await page.reload();
+  const reply = page.locator('harel-chat article.msg.assistant').last();
+  await expect(reply).toContainText('<script>window.__pwned=1</script>');
+  await expect(reply.locator('img, script')).toHaveCount(0);
+  await expect(reply.locator('strong')).toHaveText('מודגש');
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? 0)).toBe(0);
+});
+
+test('Shift+Enter breaks a line, Enter sends, Esc stops', async ({ page }) => {
+  await openDemo(page);
+  const input = page.locator('harel-chat textarea');
+  await input.click();
+  await input.pressSequentially('שורה ראשונה');
+  await input.press('Shift+Enter');
+  await input.pressSequentially('שורה שנייה');
+  await expect(input).toHaveValue('שורה ראשונה\nשורה שנייה');
+  await expect(page.locator('harel-chat .msg.user')).toHaveCount(0);
+  await input.press('Enter');
+  await expect(page.locator('harel-chat .msg.user')).toHaveCount(1);
+  await expect(input).toHaveValue('');
+});
+
+test('is usable 360 px wide', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await openDemo(page);
+  await ask(page, 'מה ההשתתפות העצמית בתביעה על נזקי מים בביטוח הדירה?');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expect(page.locator('harel-chat textarea')).toBeInViewport();
+  await expect(page.locator('harel-chat [part~="send-button"]')).toBeInViewport();
+});

@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Answer } from '../../../widget/answer/types.ts';
+import type { AnswerEngine } from '../../../widget/engines/engine.ts';
+import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
+import { runAnswerLoop, type LoopState } from '../../../widget/loop/machine.ts';
+import type { LocalSearchService } from '../../../widget/search/local-search-service.ts';
+import { buildDemoIndex } from './helpers.ts';
+
+let search: LocalSearchService;
+let cleanup: () => Promise<void>;
+beforeAll(async () => {
+  ({ search, cleanup } = await buildDemoIndex());
+});
+afterAll(() => cleanup?.());
+
+const engine = new ExtractiveEngine();
+
+function expectComplete(a: Answer): void {
+  for (const key of ['route', 'embed', 'search', 'grade', 'generate', 'ground', 'total'] as const) expect(a.timings[key]).toBeGreaterThanOrEqual(0);
+  expect(a.timings.total).toBeGreaterThan(0);
+  expect(a.searchMode).toBe('bm25');
+  expect(a.retrieved.length).toBeGreaterThan(0);
+}
+
+describe('runAnswerLoop (demo index, extractive engine)', () => {
+  it('answers a Hebrew question with a quote from the right page, passing through every step', async () => {
+    const states: LoopState[] = [];
+    const texts: string[] = [];
+    const a = await runAnswerLoop(
+      { question: 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית במרכז שמשות שבהסדר?', history: [] },
+      { search, engine },
+      { onState: (s) => states.push(s), onText: (t) => texts.push(t) },
+    );
+    expectComplete(a);
+    expect(a).toMatchObject({ mode: 'extractive', refused: false, refusal: null, lang: 'he', domain: 'car' });
+    expect(a.confidence).not.toBe('low');
+    expect(a.text).toContain('250');
+    expect(a.citations[0].file).toMatch(/^car\//);
+    expect(a.citations.map((c) => c.n)).toEqual(a.citations.map((_, i) => i + 1));
+    expect(states.slice(0, 3)).toEqual(['analyze', 'retrieve', 'route']);
+    expect(states).toContain('generate');
+    expect(states.at(-1)).toBe('done');
+    expect(texts.at(-1)).toBe(a.text);
+  });
+
+  it('answers in English, and a follow-up searches with the previous question', async () => {
+    const first = await runAnswerLoop({ question: 'How soon must I report a home insurance claim?', history: [] }, { search, engine });
+    expect(first.lang).toBe('en');
+    expect(first.refused).toBe(false);
+    expect(first.citations.length).toBeGreaterThan(0);
+    const follow = await runAnswerLoop(
+      { question: 'and for a car?', history: [{ role: 'user', text: 'How soon must I report a home insurance claim?', at: 0 }, { role: 'assistant', text: first.text, answer: first, at: 1 }] },
+      { search, engine },
+    );
+    expect(follow.searchedQuery).toMatch(/report.*claim.*and for a car\?/);
+  });
+
+  it('meets an off-topic question with the contact channels, in its language', async () => {
+    const contacts = { name: { he: 'דמו', en: 'Demo' }, phone: '*1234', website: 'https://demo.example' };
+    const he = await runAnswerLoop({ question: 'מי ניצח במשחק אתמול?', history: [] }, { search, engine, contacts });
+    expect(he).toMatchObject({ refused: true, refusal: 'off-topic', confidence: 'low', citations: [] });
+    expect(he.text).toContain('*1234');
+    const en = await runAnswerLoop({ question: "what's the weather tomorrow", history: [] }, { search, engine });
+    expect(en.refusal).toBe('off-topic');
+    expect(en.text).toContain('*2735');
+  });
+
+  it('drops an LLM’s invented citations and renumbers the rest', async () => {
+    const llm: AnswerEngine = {
+      mode: 'llm',
+      async generate(req) {
+        const n = req.passages.length;
+        return { text: `רכב חלופי ניתן למשך תקופת התיקון במוסך הסדר ולא יותר מ-14 ימים [${n + 5}][${req.passages[0].n}].` };
+      },
+      async checkSupport(claims) {
+        return claims.map(() => true);
+      },
+    };
+    const a = await runAnswerLoop({ question: 'לכמה ימים אקבל רכב חלופי אחרי תאונה?', history: [] }, { search, engine: llm });
+    expect(a.mode).toBe('llm');
+    expect(a.refused).toBe(false);
+    expect(a.text.split('\n')[0]).toMatch(/14 ימים \[1\]\.$/);
+    expect(a.citations).toHaveLength(1);
+  });
+
+  it('an LLM answer citing nothing is not shown as grounded: one retry, then the refusal with closest clauses', async () => {
+    const states: LoopState[] = [];
+    const llm: AnswerEngine = { mode: 'llm', generate: async () => ({ text: 'רכב חלופי ניתן לשבועיים.' }) };
+    const a = await runAnswerLoop({ question: 'לכמה ימים אקבל רכב חלופי אחרי תאונה?', history: [] }, { search, engine: llm }, { onState: (s) => states.push(s) });
+    expect(states.filter((s) => s === 'retry')).toHaveLength(1);
+    expect(states).toContain('fallback');
+    expect(a).toMatchObject({ refused: true, refusal: 'not-grounded', confidence: 'low' });
+    expect(a.text).toContain('לא מצאתי תשובה חד-משמעית במסמכי הפוליסה');
+    expect(a.citations.length).toBeGreaterThan(0);
+  });
+
+  it('throws ABORTED when stopped', async () => {
+    const controller = new AbortController();
+    const run = runAnswerLoop({ question: 'מה ההשתתפות העצמית?', history: [] }, { search, engine }, {
+      signal: controller.signal,
+      onState: (s) => s === 'grade' && controller.abort(),
+    });
+    await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
+  });
+});

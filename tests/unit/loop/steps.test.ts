@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatTurn } from '../../../widget/answer/types.ts';
+import { analyzeQuestion, isFollowUp } from '../../../widget/loop/analyze.ts';
+import { confidenceTier, withCaveat } from '../../../widget/loop/confidence.ts';
+import { broaderRequest, refusalWithClosest } from '../../../widget/loop/fallback.ts';
+import { gradeFeatures, gradePassages } from '../../../widget/loop/grade.ts';
+import { groundAnswer } from '../../../widget/loop/ground.ts';
+import { isOffTopic, offTopicText, routedDomain } from '../../../widget/loop/route.ts';
+import { splitSentences } from '../../../widget/loop/sentences.ts';
+import { DEFAULT_CONTACTS } from '../../../widget/loop/strings.ts';
+import { transition } from '../../../widget/loop/machine.ts';
+import type { SearchResponse } from '../../../widget/search/search-service.ts';
+import { passage } from './helpers.ts';
+
+const user = (text: string): ChatTurn => ({ role: 'user', text, at: 0 });
+
+describe('analyze', () => {
+  it('detects the language by script', () => {
+    expect(analyzeQuestion('מה ההשתתפות העצמית?', []).lang).toBe('he');
+    expect(analyzeQuestion('What is the deductible?', []).lang).toBe('en');
+    expect(analyzeQuestion('What is the deductible?', [], 'he').lang).toBe('he');
+  });
+
+  it('rewrites short follow-ups with the previous question and keeps the question as typed', () => {
+    const history = [user('מה ההשתתפות העצמית בביטוח דירה?')];
+    for (const q of ['ומה לגבי רכב?', 'כמה זה עולה?']) {
+      const a = analyzeQuestion(q, history);
+      expect(a.followUp).toBe(true);
+      expect(a.question).toBe(q);
+      expect(a.searchQuery).toContain('ההשתתפות');
+      expect(a.searchQuery.endsWith(q)).toBe(true);
+    }
+    const en = analyzeQuestion('and for abroad?', [user('Is my luggage covered on a trip?')]);
+    expect(en.followUp).toBe(true);
+    expect(en.searchQuery).toMatch(/luggage.*covered.*and for abroad\?/);
+  });
+
+  it('uses the previous answer’s searched query (a follow-up of a follow-up) and leaves full questions alone', () => {
+    const history: ChatTurn[] = [
+      user('ומה לגבי רכב?'),
+      { role: 'assistant', text: '…', at: 1, answer: { searchedQuery: 'השתתפות עצמית ומה לגבי רכב?' } as ChatTurn['answer'] },
+    ];
+    expect(analyzeQuestion('ולאופנוע?', history).searchQuery).toContain('השתתפות');
+    expect(isFollowUp('האם ביטוח הנסיעות מכסה ביטול טיסה בגלל מחלה של בן משפחה?', 'מה ההשתתפות העצמית?')).toBe(false);
+    expect(analyzeQuestion('ומה לגבי רכב?', []).followUp).toBe(false);
+  });
+});
+
+describe('sentences', () => {
+  it('keeps clause numbers, sums and gershayim abbreviations inside sentences', () => {
+    const text = 'הראל חברה לביטוח בע"מ מספקת כיסוי. ההשתתפות היא 1,200.50 ש"ח לכל מקרה. 4.1 המבטח ישלם לפי סעיף 3.2.4 בפוליסה.\nראו e.g. the schedule. ת.ז. של המבוטח נדרשת.';
+    expect(splitSentences(text)).toEqual([
+      'הראל חברה לביטוח בע"מ מספקת כיסוי.',
+      'ההשתתפות היא 1,200.50 ש"ח לכל מקרה.',
+      '4.1 המבטח ישלם לפי סעיף 3.2.4 בפוליסה.',
+      'ראו e.g. the schedule.',
+      'ת.ז. של המבוטח נדרשת.',
+    ]);
+    expect(splitSentences('1. הגדרות\nא. המבוטח: מי ששמו נקוב.')).toEqual(['1. הגדרות', 'א. המבוטח: מי ששמו נקוב.']);
+  });
+});
+
+function response(route: { domain: string | null; confidence: number } | null, n = 1): SearchResponse {
+  return {
+    result: { query: 'q', mode: 'bm25', route: route && { ...route, scores: [] }, domainFilter: route?.confidence && route.confidence > 0.97 ? route.domain : null, expansions: [] },
+    passages: Array.from({ length: n }, () => passage('טקסט')),
+    timings: { embed: 0, search: 1 },
+  };
+}
+
+describe('route', () => {
+  it('reports the fixed domain, else the router’s', () => {
+    expect(routedDomain(response({ domain: 'car', confidence: 0.8 }))).toBe('car');
+    expect(routedDomain(response({ domain: 'car', confidence: 0.8 }), 'travel')).toBe('travel');
+    expect(routedDomain(response(null))).toBeNull();
+  });
+
+  it('is off-topic only with no router evidence and nothing relevant retrieved', () => {
+    expect(isOffTopic({ response: response({ domain: null, confidence: 0 }), bestCoverage: 0.1 })).toBe(true);
+    expect(isOffTopic({ response: response({ domain: null, confidence: 0 }), bestCoverage: 0.9 })).toBe(false);
+    expect(isOffTopic({ response: response({ domain: 'car', confidence: 0.9 }), bestCoverage: 0 })).toBe(false);
+    expect(isOffTopic({ response: response({ domain: null, confidence: 0 }, 0), bestCoverage: 0 })).toBe(true);
+  });
+
+  it('answers off-topic questions politely in the question’s language with the contact channels', () => {
+    expect(offTopicText('he', DEFAULT_CONTACTS)).toContain('*2735');
+    expect(offTopicText('en', { ...DEFAULT_CONTACTS, phone: '03-1234567' })).toMatch(/03-1234567.*harel-group/);
+  });
+});
+
+describe('grade', () => {
+  const question = 'מה ההשתתפות העצמית בנזקי מים?';
+  const relevant = passage('ההשתתפות העצמית בנזקי מים היא 850 ש"ח לכל מקרה.', { score: 12 });
+  const other = passage('הפוליסה מכסה גניבת תכשיטים עד 20,000 ש"ח.', { score: 6, chunkId: 'other', sectionPath: ['תכשיטים'] });
+
+  it('scores coverage of the question’s words, normalised, higher for the passage that answers', () => {
+    const [a, b] = gradeFeatures(question, [relevant, other]);
+    expect(a.coverage).toBeGreaterThan(0.9);
+    expect(b.coverage).toBeLessThan(0.2);
+    expect(a.relevance).toBeGreaterThan(b.relevance);
+    expect(a.relevance).toBeLessThanOrEqual(1);
+  });
+
+  it('keeps by threshold without an LLM, and asks the engine in one batch when it can grade', async () => {
+    const byThreshold = await gradePassages(question, [relevant, other], {});
+    expect(byThreshold.method).toBe('threshold');
+    expect(byThreshold.kept.map((k) => k.passage.chunkId)).toEqual([relevant.chunkId]);
+    let calls = 0;
+    const llm = await gradePassages(question, [relevant, other], { gradePassages: async (_q, ps) => (calls++, ps.map(() => true)) });
+    expect(llm.method).toBe('llm');
+    expect(calls).toBe(1);
+    expect(llm.kept).toHaveLength(2);
+  });
+});
+
+describe('ground', () => {
+  const sources = [passage('ההשתתפות העצמית בנזקי מים היא 850 ש"ח לכל מקרה ביטוח.')];
+
+  it('supports a sentence whose words are in the passage it cites, not one from elsewhere', async () => {
+    const result = await groundAnswer('ההשתתפות העצמית בנזקי מים היא 850 ש"ח [1]. הפוליסה מכסה גם רעידת אדמה ושיטפון [1].', sources, {});
+    expect(result.method).toBe('lexical');
+    expect(result.sentences.map((s) => s.supported)).toEqual([true, false]);
+    expect(result.fraction).toBe(0.5);
+  });
+
+  it('counts an uncited claim as unsupported, skips lead-ins, and asks the LLM once when it can check', async () => {
+    expect((await groundAnswer('ההשתתפות העצמית בנזקי מים היא 850 ש"ח.', sources, {})).fraction).toBe(0);
+    const extractive = await groundAnswer('לפי מסמכי הפוליסה:\n“ההשתתפות העצמית בנזקי מים היא 850 ש"ח לכל מקרה ביטוח.” [1]', sources, {});
+    expect(extractive.sentences).toHaveLength(1);
+    expect(extractive.fraction).toBe(1);
+    const llm = await groundAnswer('משהו אחר לגמרי על רכב [1].', sources, { checkSupport: async (claims) => claims.map(() => true) });
+    expect(llm.method).toBe('llm');
+    expect(llm.fraction).toBe(1);
+  });
+});
+
+describe('confidence tiers', () => {
+  it('high, medium and low from grade and ground', () => {
+    expect(confidenceTier({ topRelevance: 0.9, kept: 3, cited: true, groundedFraction: 1 })).toBe('high');
+    expect(confidenceTier({ topRelevance: 0.4, kept: 3, cited: true, groundedFraction: 1 })).toBe('medium');
+    expect(confidenceTier({ topRelevance: 0.9, kept: 3, cited: true, groundedFraction: 0.6 })).toBe('medium');
+    expect(confidenceTier({ topRelevance: 0.9, kept: 3, cited: true, groundedFraction: 0.4 })).toBe('low');
+    expect(confidenceTier({ topRelevance: 0.9, kept: 3, cited: false, groundedFraction: 1 })).toBe('low');
+    expect(confidenceTier({ topRelevance: 0, kept: 0, cited: true, groundedFraction: 1 })).toBe('low');
+  });
+
+  it('adds the caveat in the question’s language', () => {
+    expect(withCaveat('תשובה [1]', 'he')).toMatch(/^תשובה \[1\]\n\nשימו לב/);
+    expect(withCaveat('Answer [1]', 'en')).toContain('Note:');
+  });
+});
+
+describe('fallback', () => {
+  it('broadens the retry: no routing, higher expansion weight', () => {
+    const r = broaderRequest({ query: 'q', domain: null, k: 10 });
+    expect(r.route).toBe(false);
+    expect(r.expansionWeight).toBeGreaterThan(0.3);
+  });
+
+  it('refuses in the question’s language with the closest clauses and their citations', () => {
+    const candidates = [passage('סעיף על נזקי מים בדירה.', { chunkId: 'a', page: 2 }), passage('סעיף אחר על גניבה.', { chunkId: 'b', page: 5 })].map((p, i) => ({
+      passage: p, relevance: 0.2 - i * 0.1, coverage: 0.1, kept: false,
+    }));
+    const he = refusalWithClosest('he', 'נזקי מים', candidates);
+    expect(he.text).toContain('לא מצאתי תשובה חד-משמעית במסמכי הפוליסה');
+    expect(he.citations.map((c) => c.n)).toEqual([1, 2]);
+    expect(he.text).toContain('[2]');
+    expect(refusalWithClosest('en', 'water', []).text).toBe('I cannot find a definitive answer in the policy documents.');
+  });
+});
+
+describe('transition', () => {
+  const facts = { offTopic: false, kept: 1, grounded: true, retried: false };
+  it('routes the loop through one retry, then the fallback', () => {
+    expect(transition('analyze', facts)).toBe('retrieve');
+    expect(transition('route', { ...facts, offTopic: true })).toBe('fallback');
+    expect(transition('grade', { ...facts, kept: 0 })).toBe('retry');
+    expect(transition('grade', { ...facts, kept: 0, retried: true })).toBe('fallback');
+    expect(transition('retry', facts)).toBe('retrieve');
+    expect(transition('ground', { ...facts, grounded: false })).toBe('retry');
+    expect(transition('ground', { ...facts, grounded: false, retried: true })).toBe('fallback');
+    expect(transition('ground', facts)).toBe('done');
+    expect(transition('fallback', facts)).toBe('done');
+  });
+});

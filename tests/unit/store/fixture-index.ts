@@ -1,0 +1,77 @@
+/** Two small index builds written by the real builder, and a fetch that serves one of them. */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeIndex } from '../../../builder/write/write-index.ts';
+import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';
+import { buildBm25State } from '../../../widget/core/retrieval/bm25.ts';
+import { bm25Tokenizer } from '../../../widget/core/retrieval/retriever.ts';
+import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
+
+const documents: IndexedDocument[] = [
+  { file: 'car/policy.pdf', url: 'https://example.test/car.pdf', domain: 'car', lang: 'he', title: 'פוליסת רכב', kind: 'pdf', pageCount: 2 },
+  { file: 'travel/faq.txt', url: null, domain: 'travel', lang: 'en', title: 'Travel FAQ', kind: 'txt', pageCount: 1 },
+];
+
+function chunks(edition: string): Chunk[] {
+  return [
+    { id: `a1${edition}`, doc: 0, page: 1, sectionPath: ['כיסויים'], clause: '2.1', parentId: 's1', text: `הפוליסה מכסה נזק לרכב בתאונה ${edition}.`, tokens: 8 },
+    { id: `a2${edition}`, doc: 0, page: 2, sectionPath: ['השתתפות עצמית'], clause: '4', parentId: 's2', text: 'ההשתתפות העצמית היא 1,200 ש"ח לכל מקרה.', tokens: 10 },
+    { id: `b1${edition}`, doc: 1, page: 1, sectionPath: ['Baggage'], clause: null, parentId: 's3', text: 'Lost baggage is covered up to 3,000 dollars.', tokens: 9 },
+  ];
+}
+
+export type Files = Map<string, Uint8Array>;
+
+/** Writes a build whose content (and so buildId) depends on `edition`; returns its files by name. */
+export async function writeBuild(edition: string): Promise<{ files: Files; buildId: string }> {
+  const dir = await mkdtemp(join(tmpdir(), 'harel-store-'));
+  try {
+    const c = chunks(edition);
+    const manifest = await writeIndex(dir, {
+      documents,
+      chunks: c,
+      bm25: await buildBm25State(c, documents, bm25Tokenizer(DEFAULT_RETRIEVAL)),
+      vectors: null,
+      embedder: null,
+      router: null,
+    });
+    const files: Files = new Map();
+    for (const name of await readdir(dir)) files.set(name, new Uint8Array(await readFile(join(dir, name))));
+    return { files, buildId: manifest.buildId };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export const BASE = 'https://site.test/index/';
+
+/** A fetch over `files` at BASE that records what was asked for; `serve` may swap the files. */
+export interface FakeServer {
+  files: Files;
+  requested: string[];
+  offline: boolean;
+  fetch: typeof fetch;
+}
+
+export function fakeServer(files: Files): FakeServer {
+  const server: FakeServer = {
+    files,
+    requested: [] as string[],
+    offline: false,
+    fetch: (async (input: RequestInfo | URL) => {
+      const url = String(input);
+      server.requested.push(url.slice(BASE.length));
+      if (server.offline) throw new TypeError('Failed to fetch');
+      const bytes: Uint8Array | undefined = server.files.get(url.slice(BASE.length));
+      return bytes ? new Response(bytes.slice()) : new Response('not found', { status: 404 });
+    }) as typeof fetch,
+  };
+  return server;
+}
+
+export function tamper(files: Files, name: string, change: (bytes: Uint8Array) => Uint8Array): Files {
+  const copy = new Map(files);
+  copy.set(name, change(files.get(name)!.slice()));
+  return copy;
+}

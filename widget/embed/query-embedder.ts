@@ -1,0 +1,124 @@
+/**
+ * Query embedding in the browser, and THE one place that configures transformers.js there.
+ * transformers.js keeps its settings in one global `env`, so every load sets all of them: a
+ * previous load's location must not leak into the next.
+ *
+ * Matches builder/embed/embedder.ts: the manifest's query prefix, mean pooling, normalisation.
+ */
+import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { createError, throwIfAborted } from '../core/errors.ts';
+import type { WorkOptions } from '../core/schema.ts';
+import { resolveModelLocation, resolveWasmPaths, type ModelLocation } from './model-location.ts';
+
+export type EmbedDevice = 'webgpu' | 'wasm';
+
+export interface QueryEmbedderOptions extends WorkOptions {
+  /** Model id, e.g. 'Xenova/multilingual-e5-small' or 'fixture/tiny-embedder'. */
+  id: string;
+  /** Folder holding `<id>/config.json, tokenizer.json, onnx/…`; null or absent: the Hugging Face hub. */
+  modelBase?: string | null;
+  /** Folder where the app serves onnxruntime-web's .wasm/.mjs files (never a CDN). */
+  wasmPaths: string;
+  /** Default 'q8' (onnx/model_quantized.onnx), as the builder. */
+  dtype?: 'q8' | 'fp32';
+  /** The index's query prefix (manifest embedder.queryPrefix); default 'query: '. */
+  queryPrefix?: string;
+  /** Default: WebGPU when an adapter is available, else wasm. */
+  device?: EmbedDevice | 'auto';
+}
+
+export interface QueryEmbedder {
+  readonly id: string;
+  readonly device: EmbedDevice;
+  readonly dimensions: number;
+  /** A unit vector for the query, the prefix added here. */
+  embed(query: string): Promise<Float32Array>;
+  /** A unit vector for text that already carries its prefix. */
+  embedText(text: string): Promise<Float32Array>;
+  dispose(): Promise<void>;
+}
+
+const HUB = { remoteHost: env.remoteHost, remotePathTemplate: env.remotePathTemplate, localModelPath: env.localModelPath };
+
+const pageUrl = (): string => globalThis.location?.href ?? 'http://localhost/';
+
+export function configureBrowserTransformers(modelBase: string | null | undefined, wasmPaths: string): ModelLocation {
+  const location = resolveModelLocation(modelBase, pageUrl());
+  env.allowLocalModels = location.kind === 'same-origin';
+  env.allowRemoteModels = location.kind !== 'same-origin';
+  env.localModelPath = location.kind === 'same-origin' ? location.localModelPath : HUB.localModelPath;
+  env.remoteHost = location.kind === 'cross-origin' ? location.remoteHost : HUB.remoteHost;
+  env.remotePathTemplate = location.kind === 'cross-origin' ? location.remotePathTemplate : HUB.remotePathTemplate;
+  const onnx = env.backends.onnx as { wasm?: { wasmPaths?: unknown; numThreads?: number } };
+  if (onnx.wasm) {
+    onnx.wasm.wasmPaths = resolveWasmPaths(wasmPaths, pageUrl());
+    // Threads need cross-origin isolation; without it ort warns and falls back to one anyway.
+    if (!globalThis.crossOriginIsolated) onnx.wasm.numThreads = 1;
+  }
+  return location;
+}
+
+interface GpuLike {
+  requestAdapter(): Promise<unknown>;
+}
+
+export async function detectDevice(): Promise<EmbedDevice> {
+  const gpu = (globalThis.navigator as { gpu?: GpuLike } | undefined)?.gpu;
+  if (!gpu) return 'wasm';
+  try {
+    return (await gpu.requestAdapter()) ? 'webgpu' : 'wasm';
+  } catch {
+    return 'wasm';
+  }
+}
+
+export async function createQueryEmbedder(options: QueryEmbedderOptions): Promise<QueryEmbedder> {
+  const { id, signal, onProgress, dtype = 'q8', queryPrefix = 'query: ' } = options;
+  configureBrowserTransformers(options.modelBase, options.wasmPaths);
+  const preferred = !options.device || options.device === 'auto' ? await detectDevice() : options.device;
+  const load = (device: EmbedDevice) =>
+    pipeline('feature-extraction', id, {
+      device,
+      dtype,
+      progress_callback: (p) => {
+        if (p.status === 'progress' && p.total) onProgress?.({ step: 'model', done: p.loaded, total: p.total, detail: p.file });
+      },
+    });
+  let extractor: FeatureExtractionPipeline;
+  let device = preferred;
+  try {
+    try {
+      extractor = await load(device);
+    } catch (error) {
+      // A software or flaky GPU adapter can fail where wasm works; a missing file fails both.
+      if (device !== 'webgpu' || /not found|404|Could not locate/i.test(String(error))) throw error;
+      device = 'wasm';
+      extractor = await load(device);
+    }
+  } catch (error) {
+    throw createError('EMBEDDER_UNAVAILABLE', id, error instanceof Error ? error.message : String(error));
+  }
+  const run = async (text: string): Promise<Float32Array> => {
+    const output = await extractor(text, { pooling: 'mean', normalize: true });
+    return (output.data as Float32Array).slice();
+  };
+  let probe: Float32Array;
+  try {
+    probe = await run(queryPrefix);
+  } catch (error) {
+    await extractor.dispose();
+    throw createError('EMBEDDER_UNAVAILABLE', id, `it loaded but could not embed a test query (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (signal?.aborted) {
+    await extractor.dispose();
+    throwIfAborted(signal);
+  }
+  return {
+    id,
+    device,
+    dimensions: probe.length,
+    embed: (query) => run(queryPrefix + query),
+    embedText: run,
+    dispose: () => extractor.dispose(),
+  };
+}

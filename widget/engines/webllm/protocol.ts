@@ -1,0 +1,33 @@
+/**
+ * Messages between the page and the LLM worker. The worker runs web-llm's own
+ * `WebWorkerMLCEngineHandler`, whose requests and replies are web-llm's protocol (its `kind`s are
+ * listed below so a stray message is recognisable). The widget adds two messages of its own, so a
+ * worker that fails outside a web-llm request — its module failing to load, an unhandled
+ * rejection — is reported instead of leaving a load waiting forever.
+ */
+
+/** web-llm 0.2.86's request kinds (main → worker), from its `message.d.ts`. */
+export type WebLlmRequestKind =
+  | 'reload' | 'runtimeStatsText' | 'interruptGenerate' | 'unload' | 'resetChat'
+  | 'getMaxStorageBufferBindingSize' | 'getGPUVendor' | 'forwardTokensAndSample'
+  | 'chatCompletionNonStreaming' | 'completionNonStreaming' | 'embedding'
+  | 'listResumableSessions' | 'resumeChatCompletion' | 'resumeChatCompletionStreamInit'
+  | 'deleteResumableSession' | 'getMessage' | 'chatCompletionStreamInit' | 'completionStreamInit'
+  | 'completionStreamNextChunk' | 'completionStreamReturn' | 'customRequest' | 'keepAlive'
+  | 'setLogLevel' | 'setAppConfig';
+
+/** web-llm's reply kinds (worker → main). */
+export type WebLlmResponseKind = 'return' | 'throw' | 'initProgressCallback' | 'heartbeat';
+
+/** The widget's own worker → main messages; the prefix keeps them apart from web-llm's kinds. */
+export type HarelWorkerMessage =
+  | { kind: 'harel:ready' }
+  | { kind: 'harel:error'; message: string };
+
+export type HarelWorkerMessageKind = HarelWorkerMessage['kind'];
+
+export function isHarelWorkerMessage(data: unknown): data is HarelWorkerMessage {
+  if (typeof data !== 'object' || data === null) return false;
+  const kind = (data as { kind?: unknown }).kind;
+  return kind === 'harel:ready' || kind === 'harel:error';
+}

@@ -1,0 +1,243 @@
+/**
+ * The answer loop as an explicit state machine. Each state is one step module; `transition` is the
+ * whole control flow, so the order can be read (and tested) in one place:
+ *
+ *   analyze → retrieve → route ─off-topic→ fallback → done
+ *                          └→ grade ─nothing kept→ retry → retrieve (once, broader)
+ *                               └→ generate → ground ─not grounded→ retry (once)
+ *                                               └→ done       (second failure → fallback → done)
+ *
+ * retrieve precedes route: the search service routes and retrieves in one call (one worker round
+ * trip), and off-topic detection needs both the router's evidence and what retrieval found.
+ */
+import type { Answer, AnswerTimings, ChatTurn, Citation, Confidence } from '../answer/types.ts';
+import { createError, isHarelError, throwIfAborted } from '../core/errors.ts';
+import type { Lang } from '../core/schema.ts';
+import type { AnswerEngine, GenerateResult, GradedPassage } from '../engines/engine.ts';
+import type { SearchRequest, SearchService } from '../search/search-service.ts';
+import { analyzeQuestion, type AnalyzedQuestion } from './analyze.ts';
+import { buildCitations, parseCitations, type ParsedCitations } from './citations.ts';
+import { confidenceTier, withCaveat } from './confidence.ts';
+import { broaderRequest, refusalWithClosest } from './fallback.ts';
+import { generateAnswer, numberPassages } from './generate.ts';
+import { gradeFeatures, gradePassages, type GradedCandidate, type GradeResult } from './grade.ts';
+import { groundAnswer, type GroundResult } from './ground.ts';
+import { rankedPassages, retrieve, type Retrieved } from './retrieve.ts';
+import { isOffTopic, offTopicText, routedDomain } from './route.ts';
+import { DEFAULT_CONTACTS, type ContactChannels } from './strings.ts';
+
+export type LoopState = 'analyze' | 'route' | 'retrieve' | 'grade' | 'generate' | 'ground' | 'retry' | 'fallback' | 'done';
+
+/** What the transitions look at, and nothing else. */
+export interface LoopFacts {
+  offTopic: boolean;
+  kept: number;
+  grounded: boolean;
+  retried: boolean;
+}
+
+export function transition(state: LoopState, facts: LoopFacts): LoopState {
+  switch (state) {
+    case 'analyze':
+      return 'retrieve';
+    case 'retrieve':
+      return 'route';
+    case 'route':
+      return facts.offTopic ? 'fallback' : 'grade';
+    case 'grade':
+      return facts.kept > 0 ? 'generate' : facts.retried ? 'fallback' : 'retry';
+    case 'retry':
+      return 'retrieve';
+    case 'generate':
+      return 'ground';
+    case 'ground':
+      return facts.grounded ? 'done' : facts.retried ? 'fallback' : 'retry';
+    case 'fallback':
+    case 'done':
+      return 'done';
+  }
+}
+
+export interface LoopInput {
+  question: string;
+  /** The conversation before this question. */
+  history: ChatTurn[];
+  /** The site's fixed domain: no routing, no domain guessing. */
+  domain?: string | null;
+  lang?: Lang | 'auto';
+}
+
+export interface LoopDeps {
+  search: SearchService;
+  engine: AnswerEngine;
+  contacts?: ContactChannels;
+}
+
+export interface LoopOptions {
+  signal?: AbortSignal;
+  onState?: (state: LoopState) => void;
+  onText?: (text: string) => void;
+  /** Threshold overrides for calibration and evals (builder/eval/calibrate-grade.ts); the widget uses the defaults. */
+  tuning?: LoopTuning;
+}
+
+export interface LoopTuning {
+  /** Grading threshold (GRADE_MIN_RELEVANCE). */
+  minRelevance?: number;
+  /** Relevance for "high" (HIGH_MIN_RELEVANCE). */
+  highMinRelevance?: number;
+}
+
+interface Context {
+  input: LoopInput;
+  deps: LoopDeps;
+  options: LoopOptions;
+  facts: LoopFacts;
+  timings: AnswerTimings;
+  analyzed?: AnalyzedQuestion;
+  request?: SearchRequest;
+  retrieved?: Retrieved;
+  domain: string | null;
+  grade?: GradeResult;
+  /** Every graded passage seen, for the closest clauses of a refusal. */
+  seen: GradedCandidate[];
+  passages: GradedPassage[];
+  generated?: GenerateResult;
+  parsed?: ParsedCitations;
+  ground?: GroundResult;
+  confidence: Confidence;
+  result?: { text: string; citations: Citation[]; refusal: Answer['refusal'] };
+}
+
+type Step = (ctx: Context) => Promise<void> | void;
+
+async function timed(ctx: Context, key: keyof AnswerTimings, run: () => Promise<void> | void): Promise<void> {
+  const t0 = performance.now();
+  await run();
+  ctx.timings[key] += performance.now() - t0;
+}
+
+const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
+  analyze(ctx) {
+    ctx.analyzed = analyzeQuestion(ctx.input.question, ctx.input.history, ctx.input.lang ?? 'auto');
+    ctx.request = { query: ctx.analyzed.searchQuery, domain: ctx.input.domain ?? null };
+  },
+  async retrieve(ctx) {
+    ctx.retrieved = await retrieve(ctx.deps.search, ctx.request!, ctx.options.signal);
+    ctx.timings.embed += ctx.retrieved.response.timings.embed;
+    ctx.timings.search += ctx.retrieved.response.timings.search;
+  },
+  route: (ctx) =>
+    timed(ctx, 'route', () => {
+      const { response, passages } = ctx.retrieved!;
+      // The retry searches without routing: keep the first pass's domain.
+      if (!ctx.facts.retried) ctx.domain = routedDomain(response, ctx.input.domain);
+      const bestCoverage = gradeFeatures(ctx.analyzed!.searchQuery, passages).reduce((m, f) => Math.max(m, f.coverage), 0);
+      ctx.facts.offTopic = !ctx.facts.retried && isOffTopic({ response, bestCoverage, fixedDomain: ctx.input.domain });
+    }),
+  grade: (ctx) =>
+    timed(ctx, 'grade', async () => {
+      ctx.grade = await gradePassages(ctx.analyzed!.searchQuery, ctx.retrieved!.passages, ctx.deps.engine, {
+        signal: ctx.options.signal,
+        minRelevance: ctx.options.tuning?.minRelevance,
+      });
+      ctx.seen.push(...ctx.grade.candidates);
+      ctx.facts.kept = ctx.grade.kept.length;
+    }),
+  generate: (ctx) =>
+    timed(ctx, 'generate', async () => {
+      ctx.passages = numberPassages(ctx.grade!.kept);
+      ctx.generated = await generateAnswer(ctx.deps.engine, {
+        question: ctx.input.question,
+        lang: ctx.analyzed!.lang,
+        passages: ctx.passages,
+        history: ctx.input.history,
+        signal: ctx.options.signal,
+        onText: ctx.options.onText,
+      });
+    }),
+  ground: (ctx) =>
+    timed(ctx, 'ground', async () => {
+      const parsed = parseCitations(ctx.generated!.text, ctx.passages);
+      const ground = await groundAnswer(parsed.text, parsed.sources, ctx.deps.engine, { signal: ctx.options.signal });
+      ctx.parsed = parsed;
+      ctx.ground = ground;
+      ctx.confidence = confidenceTier({
+        topRelevance: ctx.grade!.kept[0]?.relevance ?? 0,
+        kept: ctx.grade!.kept.length,
+        cited: parsed.grounded,
+        groundedFraction: parsed.grounded ? ground.fraction : 0,
+        highMinRelevance: ctx.options.tuning?.highMinRelevance,
+      });
+      ctx.facts.grounded = ctx.confidence !== 'low';
+      if (!ctx.facts.grounded) return;
+      const lang = ctx.analyzed!.lang;
+      ctx.result = {
+        text: ctx.confidence === 'medium' ? withCaveat(parsed.text, lang) : parsed.text,
+        citations: buildCitations(parsed, { quotes: ctx.generated!.quotes, reference: `${ctx.analyzed!.searchQuery}\n${parsed.text}` }),
+        refusal: null,
+      };
+    }),
+  retry(ctx) {
+    ctx.facts.retried = true;
+    ctx.request = broaderRequest(ctx.request!);
+  },
+  fallback(ctx) {
+    const lang = ctx.analyzed!.lang;
+    ctx.confidence = 'low';
+    if (ctx.facts.offTopic) {
+      ctx.result = { text: offTopicText(lang, ctx.deps.contacts ?? DEFAULT_CONTACTS), citations: [], refusal: 'off-topic' };
+      return;
+    }
+    const closest = refusalWithClosest(lang, ctx.analyzed!.searchQuery, ctx.seen);
+    ctx.result = { ...closest, refusal: ctx.parsed ? 'not-grounded' : 'no-passages' };
+  },
+};
+
+/** Runs the loop for one question; resolves to the complete Answer, throws ABORTED when stopped. */
+export async function runAnswerLoop(input: LoopInput, deps: LoopDeps, options: LoopOptions = {}): Promise<Answer> {
+  const start = performance.now();
+  const ctx: Context = {
+    input,
+    deps,
+    options,
+    facts: { offTopic: false, kept: 0, grounded: false, retried: false },
+    timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
+    domain: input.domain ?? null,
+    seen: [],
+    passages: [],
+    confidence: 'low',
+  };
+  let state: LoopState = 'analyze';
+  try {
+    while (state !== 'done') {
+      throwIfAborted(options.signal);
+      options.onState?.(state);
+      await STEPS[state](ctx);
+      state = transition(state, ctx.facts);
+    }
+  } catch (error) {
+    if (options.signal?.aborted && !isHarelError(error, 'ABORTED')) throw createError('ABORTED');
+    throw error;
+  }
+  throwIfAborted(options.signal);
+  options.onState?.('done');
+  const result = ctx.result!;
+  options.onText?.(result.text);
+  ctx.timings.total = performance.now() - start;
+  const response = ctx.retrieved!.response;
+  return {
+    text: result.text,
+    citations: result.citations,
+    mode: deps.engine.mode,
+    confidence: ctx.confidence,
+    refused: result.refusal !== null,
+    refusal: result.refusal,
+    domain: ctx.domain,
+    lang: ctx.analyzed!.lang,
+    searchedQuery: ctx.analyzed!.searchQuery,
+    searchMode: response.result.mode,
+    retrieved: rankedPassages(ctx.retrieved!.passages),
+    timings: ctx.timings,
+  };
+}

@@ -1,0 +1,42 @@
+/**
+ * Step 2: search. The service routes and retrieves in one call (in the widget, one message to the
+ * search worker); the loop keeps the whole response for routing, grading and evaluation.
+ */
+import type { RankedPassage } from '../answer/types.ts';
+import { createError, isHarelError } from '../core/errors.ts';
+import type { ContextPassage, SearchRequest, SearchResponse, SearchService } from '../search/search-service.ts';
+
+/** Passages fetched for grading: more than the engine reads, so grading has something to reject. */
+export const RETRIEVE_K = 10;
+
+export interface Retrieved {
+  request: SearchRequest;
+  response: SearchResponse;
+  passages: ContextPassage[];
+}
+
+export async function retrieve(search: SearchService, request: SearchRequest, signal?: AbortSignal): Promise<Retrieved> {
+  const full = { k: RETRIEVE_K, ...request };
+  let response: SearchResponse;
+  try {
+    response = await search.search(full, signal);
+  } catch (error) {
+    if (signal?.aborted && !isHarelError(error, 'ABORTED')) throw createError('ABORTED');
+    throw error;
+  }
+  if (signal?.aborted) throw createError('ABORTED');
+  return { request: full, response, passages: response.passages };
+}
+
+/** The ranked list as evaluations score it. */
+export function rankedPassages(passages: readonly ContextPassage[]): RankedPassage[] {
+  return passages.map((p, i) => ({
+    rank: p.rank ?? i + 1,
+    chunkId: p.chunkId,
+    file: p.file,
+    page: p.page,
+    score: p.score,
+    twin: p.twin,
+    pageTwin: p.pageTwin,
+  }));
+}

@@ -1,0 +1,144 @@
+/**
+ * The in-thread SearchService: a LoadedIndex, the shared Retriever and an optional query embedder,
+ * with no DOM or worker API. Node tests and evals use it directly; the search worker wraps it.
+ */
+import { createError, throwIfAborted } from '../core/errors.ts';
+import type { LoadedIndex } from '../core/format/read-index.ts';
+import { Retriever, type RetrievedPassage } from '../core/retrieval/retriever.ts';
+import type { ContextPassage, IndexInfo, LoadIndexOptions, SearchRequest, SearchResponse, SearchService } from './search-service.ts';
+
+/** Embeds a query already carrying the embedder's query prefix; null when no embedding is available. */
+export type QueryEmbedder = (prefixedQuery: string, signal?: AbortSignal) => Promise<Float32Array | null>;
+
+/** How `load()` obtains the index (Node reads a folder; the worker its IndexedDB store or the network). */
+export type IndexLoader = (options: LoadIndexOptions) => Promise<{ index: LoadedIndex; fromCache: boolean; storageWarning?: string | null }>;
+
+export interface LocalSearchOptions {
+  loader?: IndexLoader;
+  embedQuery?: QueryEmbedder | null;
+  /** Why the embedder is missing although the index has vectors (reported in IndexInfo). */
+  embedderError?: string | null;
+}
+
+/** Default number of passages a search returns. */
+export const DEFAULT_K = 10;
+/** Character budget of a passage's widened context: enough for a clause, small enough for an LLM prompt. */
+export const CONTEXT_CHARS = 1800;
+const MIN_OVERLAP = 20;
+
+/** Joins two consecutive chunks, dropping the overlap the chunker repeats at their seam. */
+export function joinOverlapping(a: string, b: string): string {
+  const max = Math.min(a.length, b.length, 600);
+  for (let len = max; len >= MIN_OVERLAP; len--) {
+    if (a.endsWith(b.slice(0, len))) return a + b.slice(len);
+  }
+  return `${a}\n${b}`;
+}
+
+export class LocalSearchService implements SearchService {
+  private index: LoadedIndex | null = null;
+  private retriever: Retriever | null = null;
+  private fromCache = false;
+  private storageWarning: string | null = null;
+  private readonly options: LocalSearchOptions;
+
+  constructor(options: LocalSearchOptions = {}) {
+    this.options = options;
+  }
+
+  /** A service over an index already in memory (tests, evals): `load()` then only reports on it. */
+  static fromIndex(index: LoadedIndex, options: Omit<LocalSearchOptions, 'loader'> = {}): LocalSearchService {
+    const service = new LocalSearchService(options);
+    service.use(index, false);
+    return service;
+  }
+
+  private use(index: LoadedIndex, fromCache: boolean): void {
+    this.index = index;
+    this.retriever = new Retriever(index);
+    this.fromCache = fromCache;
+  }
+
+  async load(options: LoadIndexOptions): Promise<IndexInfo> {
+    if (this.options.loader) {
+      const loaded = await this.options.loader(options);
+      throwIfAborted(options.signal);
+      this.use(loaded.index, loaded.fromCache);
+      this.storageWarning = loaded.storageWarning ?? null;
+    }
+    return this.info();
+  }
+
+  info(): IndexInfo {
+    const index = this.requireIndex();
+    const { manifest } = index;
+    const hybrid = index.vectors !== null && manifest.embedder !== null && Boolean(this.options.embedQuery);
+    return {
+      buildId: manifest.buildId,
+      documentCount: index.documents.length,
+      chunkCount: index.chunks.length,
+      domains: Object.keys(manifest.counts.byDomain).sort(),
+      embedder: manifest.embedder,
+      searchMode: hybrid ? 'hybrid' : 'bm25',
+      embedderError: index.vectors && !hybrid ? (this.options.embedderError ?? 'no query embedder') : null,
+      fromCache: this.fromCache,
+      storageWarning: this.storageWarning,
+    };
+  }
+
+  async search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
+    throwIfAborted(signal);
+    const index = this.requireIndex();
+    const retriever = this.retriever!;
+    let embed = 0;
+    let queryVector: Float32Array | null = null;
+    if (this.options.embedQuery && index.vectors && index.manifest.embedder) {
+      const t0 = performance.now();
+      queryVector = await this.options.embedQuery(index.manifest.embedder.queryPrefix + request.query, signal);
+      embed = performance.now() - t0;
+      throwIfAborted(signal);
+    }
+    const t1 = performance.now();
+    const { hits, ...result } = retriever.search(request.query, {
+      k: request.k ?? DEFAULT_K,
+      domain: request.domain ?? null,
+      route: request.route,
+      queryVector,
+      ...(request.expansionWeight !== undefined ? { expansionWeight: request.expansionWeight } : {}),
+    });
+    const passages = hits.map((hit) => this.withContext(hit));
+    return { result, passages, timings: { embed, search: performance.now() - t1 } };
+  }
+
+  /** The hit's section on its page, grown around the hit (nearest neighbours first) up to CONTEXT_CHARS. */
+  private withContext(hit: RetrievedPassage): ContextPassage {
+    const siblings = this.retriever!.expandToParent(hit.chunk);
+    const at = siblings.findIndex((c) => c.id === hit.chunkId);
+    if (at < 0 || siblings.length === 1) return { ...hit, context: hit.text };
+    let lo = at;
+    let hi = at;
+    let size = hit.text.length;
+    while (lo > 0 || hi < siblings.length - 1) {
+      const before = lo > 0 ? siblings[lo - 1].text.length : Infinity;
+      const after = hi < siblings.length - 1 ? siblings[hi + 1].text.length : Infinity;
+      const grow = Math.min(before, after);
+      if (size + grow > CONTEXT_CHARS) break;
+      if (after <= before) hi++;
+      else lo--;
+      size += grow;
+    }
+    let context = siblings[lo].text;
+    for (let i = lo + 1; i <= hi; i++) context = joinOverlapping(context, siblings[i].text);
+    return { ...hit, context };
+  }
+
+  private requireIndex(): LoadedIndex {
+    if (!this.index) throw createError('INDEX_NOT_FOUND', 'search service (load() was not called)');
+    return this.index;
+  }
+
+  dispose(): void {
+    this.index = null;
+    this.retriever = null;
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * The page's side of the search worker: a SearchService whose calls become messages by id.
+ * Aborting a call rejects it at once and tells the worker to stop; errors come back as HarelErrors.
+ */
+import { createError, HarelError } from '../core/errors.ts';
+import type { Progress } from '../core/schema.ts';
+import type { IndexLoadInfo, SearchWorkerRequest, SearchWorkerResponse, SerializedError } from '../workers/search-protocol.ts';
+import type { LoadIndexOptions, SearchRequest, SearchResponse, SearchService } from './search-service.ts';
+
+/**
+ * Where onnxruntime-web's .wasm/.mjs are served when LoadIndexOptions.wasmPaths is not given:
+ * the dev server serves them at /ort/ (vite.config.ts); a deployment copies them there.
+ */
+export const DEFAULT_WASM_PATHS = '/ort/';
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: HarelError): void;
+  onProgress?: (progress: Progress) => void;
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+const toError = (e: SerializedError) => new HarelError(e.code, e.message);
+
+export class WorkerSearchService implements SearchService {
+  private worker: Worker | null = null;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  constructor(private readonly createWorker: () => Worker = () => new Worker(new URL('../workers/search-worker.ts', import.meta.url), { type: 'module' })) {}
+
+  load(options: LoadIndexOptions): Promise<IndexLoadInfo> {
+    const base = globalThis.document?.baseURI ?? globalThis.location?.href ?? options.manifestUrl;
+    return this.call<IndexLoadInfo>(
+      {
+        type: 'load',
+        options: {
+          manifestUrl: new URL(options.manifestUrl, base).href,
+          modelBase: options.modelBase ? new URL(options.modelBase, base).href : null,
+          embedder: options.embedder ?? null,
+          wasmPaths: new URL(options.wasmPaths ?? DEFAULT_WASM_PATHS, base).href,
+        },
+      },
+      options.signal,
+      options.onProgress,
+    );
+  }
+
+  search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
+    return this.call<SearchResponse>({ type: 'search', request }, signal);
+  }
+
+  dispose(): void {
+    this.worker?.terminate();
+    this.worker = null;
+    for (const p of this.pending.values()) p.reject(createError('ABORTED'));
+    this.pending.clear();
+  }
+
+  private call<T>(message: DistributiveOmit<SearchWorkerRequest, 'id'>, signal?: AbortSignal, onProgress?: (p: Progress) => void): Promise<T> {
+    if (signal?.aborted) return Promise.reject(createError('ABORTED'));
+    const id = this.nextId++;
+    const worker = this.ensureWorker();
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        this.pending.delete(id);
+        worker.postMessage({ type: 'abort', id } satisfies SearchWorkerRequest);
+        reject(createError('ABORTED'));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const settle = <A>(fn: (a: A) => void) => (a: A) => {
+        signal?.removeEventListener('abort', onAbort);
+        fn(a);
+      };
+      this.pending.set(id, { resolve: settle(resolve as (v: unknown) => void), reject: settle(reject), onProgress });
+      worker.postMessage({ ...message, id } as SearchWorkerRequest);
+    });
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = this.createWorker();
+    worker.onmessage = (event: MessageEvent<SearchWorkerResponse>) => this.receive(event.data);
+    // A worker that fails to start (bad URL, syntax error) answers nothing: fail what waits on it.
+    worker.onerror = (event) => {
+      event.preventDefault();
+      const error = createError('UNEXPECTED', `the search worker failed: ${event.message || 'it could not start'}`);
+      for (const p of this.pending.values()) p.reject(error);
+      this.pending.clear();
+      this.worker?.terminate();
+      this.worker = null;
+    };
+    return (this.worker = worker);
+  }
+
+  private receive(message: SearchWorkerResponse): void {
+    const pending = this.pending.get(message.id);
+    if (!pending) return; // aborted or disposed meanwhile
+    switch (message.type) {
+      case 'progress':
+        pending.onProgress?.(message.progress);
+        return;
+      case 'ready':
+        this.pending.delete(message.id);
+        pending.resolve(message.info);
+        return;
+      case 'result':
+        this.pending.delete(message.id);
+        pending.resolve(message.response);
+        return;
+      case 'error':
+        this.pending.delete(message.id);
+        pending.reject(toError(message.error));
+        return;
+    }
+  }
+}

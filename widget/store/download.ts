@@ -1,0 +1,58 @@
+/**
+ * Downloads a file through its body stream so progress counts bytes as they arrive (an
+ * `arrayBuffer()` call would report nothing until the end), and with a size cap so a server that
+ * sends more than the manifest promised cannot make us buffer without end.
+ */
+import { createError, isHarelError, throwIfAborted } from '../core/errors.ts';
+
+export interface DownloadOptions {
+  signal?: AbortSignal;
+  /** Bytes expected; reading stops one byte past it (the integrity check then reports the size). */
+  expectedBytes?: number;
+  onBytes?: (received: number) => void;
+  fetch?: typeof fetch;
+  cache?: RequestCache;
+  /** The error for a 404, when it means more than a failed download (a missing manifest). */
+  notFound?: () => Error;
+}
+
+export async function downloadBytes(url: string, file: string, options: DownloadOptions = {}): Promise<Uint8Array> {
+  const { signal, expectedBytes, onBytes } = options;
+  const doFetch = options.fetch ?? fetch;
+  let response: Response;
+  try {
+    response = await doFetch(url, { signal, cache: options.cache });
+  } catch (error) {
+    throwIfAborted(signal);
+    throw createError('INDEX_DOWNLOAD_FAILED', file, error instanceof Error ? error.message : String(error));
+  }
+  if (response.status === 404 && options.notFound) throw options.notFound();
+  if (!response.ok) throw createError('INDEX_DOWNLOAD_FAILED', file, `HTTP ${response.status}`);
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const parts: Uint8Array[] = [];
+  let received = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      received += value.byteLength;
+      onBytes?.(received);
+      if (expectedBytes !== undefined && received > expectedBytes) break;
+    }
+  } catch (error) {
+    throwIfAborted(signal);
+    if (isHarelError(error)) throw error;
+    throw createError('INDEX_DOWNLOAD_FAILED', file, error instanceof Error ? error.message : String(error));
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  const bytes = new Uint8Array(received);
+  let offset = 0;
+  for (const part of parts) {
+    bytes.set(part, offset);
+    offset += part.byteLength;
+  }
+  return bytes;
+}

@@ -1,0 +1,170 @@
+/**
+ * Index loading with IndexedDB: the manifest is always asked for fresh; a build already stored
+ * loads with no download; a new build is downloaded, verified file by file, stored whole in one
+ * transaction, and only then are older builds deleted. A new build that fails verification (or
+ * cannot be downloaded, or a manifest that cannot be fetched) leaves the newest stored build in
+ * use, and says why. Without usable storage the index lives in memory for the session.
+ */
+import { createError, isHarelError, type ErrorCode } from '../core/errors.ts';
+import { decodeJson } from '../core/format/bytes.ts';
+import { parseManifest, type IndexFileEntry, type IndexFileRole, type IndexManifest } from '../core/format/manifest.ts';
+import { decodeIndexFiles, verifyAndInflate, type LoadedIndex } from '../core/format/read-index.ts';
+import type { WorkOptions } from '../core/schema.ts';
+import { memoryBuildStorage, openBuildStorage, type BuildStorage } from './build-storage.ts';
+import type { StoredBuild } from './db.ts';
+import { downloadBytes } from './download.ts';
+
+export interface LoadStoredIndexOptions extends WorkOptions {
+  /** URL of the index's manifest.json (relative URLs resolve against the page or worker). */
+  manifestUrl: string;
+  fetch?: typeof fetch;
+  /** Where builds are kept; default IndexedDB. */
+  openStorage?: () => Promise<BuildStorage>;
+}
+
+export interface IndexProblem {
+  code: ErrorCode;
+  message: string;
+}
+
+export interface StoredIndexResult {
+  index: LoadedIndex;
+  /** Read from storage with no index file downloaded. */
+  fromCache: boolean;
+  /** Set when the index could not be stored and lives in memory for this session. */
+  storageWarning: string | null;
+  /** Why the build in use is not the manifest's current one (rejected, or not reachable), else null. */
+  indexError: IndexProblem | null;
+}
+
+type RawFiles = Partial<Record<IndexFileRole, Uint8Array>>;
+
+const problem = (error: unknown): IndexProblem =>
+  isHarelError(error) ? { code: error.code, message: error.message } : { code: 'INDEX_CORRUPT', message: String(error) };
+
+function isQuotaError(error: unknown): boolean {
+  const name = (error as { name?: string } | null)?.name;
+  const inner = (error as { inner?: { name?: string } } | null)?.inner?.name;
+  return name === 'QuotaExceededError' || inner === 'QuotaExceededError';
+}
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message || error.name : String(error));
+
+export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<StoredIndexResult> {
+  const { signal, onProgress } = options;
+  const indexKey = new URL(options.manifestUrl, globalThis.location?.href).href;
+  let storageWarning: string | null = null;
+  let storage: BuildStorage;
+  try {
+    storage = await (options.openStorage ?? openBuildStorage)();
+  } catch (error) {
+    storage = memoryBuildStorage();
+    storageWarning = createError('STORAGE_UNAVAILABLE', reasonOf(error)).message;
+  }
+  // A failing read of storage must not stop loading: it only loses the offline fallback.
+  const storedBuilds = () => storage.list(indexKey).catch((): StoredBuild[] => []);
+
+  const fromStored = async (build: StoredBuild, indexError: IndexProblem | null): Promise<StoredIndexResult> => {
+    const manifest = parseManifest(decodeJson(build.manifest));
+    const index = await inflateBuild(manifest, build.files, options);
+    return { index, fromCache: true, storageWarning, indexError };
+  };
+  const fallBack = async (error: unknown, except?: string): Promise<StoredIndexResult> => {
+    if (signal?.aborted || isHarelError(error, 'ABORTED')) throw createError('ABORTED');
+    const stored = (await storedBuilds()).find((b) => b.buildId !== except);
+    if (!stored) throw error;
+    const why = problem(error);
+    return fromStored(stored, { ...why, message: `${why.message} The index stored earlier (build ${stored.buildId}) stays in use.` });
+  };
+
+  let manifestBytes: Uint8Array;
+  let manifest: IndexManifest;
+  try {
+    manifestBytes = await downloadBytes(indexKey, 'manifest.json', {
+      signal,
+      fetch: options.fetch,
+      cache: 'no-cache',
+      notFound: () => createError('INDEX_NOT_FOUND', indexKey),
+    });
+    manifest = parseManifest(decodeJson(manifestBytes));
+  } catch (error) {
+    return fallBack(error instanceof SyntaxError ? createError('INDEX_CORRUPT', 'manifest.json', error.message) : error);
+  }
+
+  const same = await storage.get(indexKey, manifest.buildId).catch(() => undefined);
+  if (same) {
+    try {
+      return await fromStored(same, null);
+    } catch (error) {
+      if (signal?.aborted) throw createError('ABORTED');
+      // The stored copy went bad (storage corruption): forget it and download the build again.
+      await storage.delete(indexKey, manifest.buildId).catch(() => undefined);
+    }
+  }
+
+  let files: RawFiles;
+  let index: LoadedIndex;
+  try {
+    files = await downloadBuild(indexKey, manifest, options);
+    index = await inflateBuild(manifest, files, options);
+  } catch (error) {
+    return fallBack(error, manifest.buildId);
+  }
+
+  onProgress?.({ step: 'store', done: 0, total: 1 });
+  const build = { indexKey, buildId: manifest.buildId, storedAt: Date.now(), manifest: manifestBytes, files };
+  try {
+    await storage.put(build);
+  } catch (error) {
+    if (!isQuotaError(error)) {
+      storageWarning = createError('STORAGE_UNAVAILABLE', reasonOf(error)).message;
+    } else {
+      // Older builds are about to be replaced anyway: free their space and try once more.
+      await storage.deleteOthers(indexKey, manifest.buildId).catch(() => undefined);
+      await storage.put(build).catch((again: unknown) => {
+        storageWarning = createError(isQuotaError(again) ? 'INDEX_STORAGE_QUOTA' : 'STORAGE_UNAVAILABLE', reasonOf(again)).message;
+      });
+    }
+  }
+  if (!storageWarning) await storage.deleteOthers(indexKey, manifest.buildId).catch(() => undefined);
+  onProgress?.({ step: 'store', done: 1, total: 1 });
+  return { index, fromCache: false, storageWarning, indexError: null };
+}
+
+async function downloadBuild(indexKey: string, manifest: IndexManifest, options: LoadStoredIndexOptions): Promise<RawFiles> {
+  const entries = Object.entries(manifest.files) as [IndexFileRole, IndexFileEntry][];
+  const total = entries.reduce((sum, [, e]) => sum + e.bytes, 0);
+  let before = 0;
+  const files: RawFiles = {};
+  for (const [role, entry] of entries) {
+    const report = (received: number) => options.onProgress?.({ step: 'download', done: before + Math.min(received, entry.bytes), total, detail: entry.path });
+    report(0);
+    files[role] = await downloadBytes(new URL(entry.path, indexKey).href, entry.path, {
+      signal: options.signal,
+      fetch: options.fetch,
+      expectedBytes: entry.bytes,
+      onBytes: report,
+    });
+    before += entry.bytes;
+  }
+  return files;
+}
+
+/** Verifies every file against the manifest, then decodes the build. */
+async function inflateBuild(manifest: IndexManifest, files: RawFiles, options: WorkOptions): Promise<LoadedIndex> {
+  const entries = Object.entries(manifest.files) as [IndexFileRole, IndexFileEntry][];
+  const inflated: RawFiles = {};
+  let done = 0;
+  for (const [role, entry] of entries) {
+    if (options.signal?.aborted) throw createError('ABORTED');
+    options.onProgress?.({ step: 'verify', done, total: entries.length, detail: entry.path });
+    const stored = files[role];
+    if (!stored) throw createError('INDEX_INTEGRITY', entry.path, 'file missing');
+    inflated[role] = await verifyAndInflate(entry, stored);
+    done++;
+  }
+  options.onProgress?.({ step: 'load', done: 0, total: 1 });
+  const index = decodeIndexFiles(manifest, inflated);
+  options.onProgress?.({ step: 'load', done: 1, total: 1 });
+  return index;
+}

@@ -1,0 +1,42 @@
+/**
+ * Messages between the page and the search worker. Every request carries an id; every answer to
+ * it (progress, then ready/result or error) carries the same id. Errors cross as {code, message}
+ * because a HarelError's class does not survive structured cloning.
+ */
+import type { ErrorCode } from '../core/errors.ts';
+import type { Progress } from '../core/schema.ts';
+import type { IndexInfo, SearchRequest, SearchResponse } from '../search/search-service.ts';
+
+export interface SerializedError {
+  code: ErrorCode;
+  message: string;
+}
+
+/** LoadIndexOptions without what cannot be posted (signal, callback), URLs made absolute. */
+export interface WorkerLoadOptions {
+  manifestUrl: string;
+  modelBase: string | null;
+  embedder: string | null;
+  wasmPaths: string;
+}
+
+/** IndexInfo plus why the build in use is not the manifest's current one (rejected, unreachable). */
+export interface IndexLoadInfo extends IndexInfo {
+  indexError: SerializedError | null;
+  /** Where query embedding runs ('webgpu' when an adapter was found), null without an embedder. */
+  embedderDevice: 'webgpu' | 'wasm' | null;
+}
+
+export type SearchWorkerRequest =
+  | { type: 'load'; id: number; options: WorkerLoadOptions }
+  | { type: 'search'; id: number; request: SearchRequest }
+  /** Cancels the request with this id. */
+  | { type: 'abort'; id: number };
+
+export type SearchWorkerResponse =
+  | { type: 'progress'; id: number; progress: Progress }
+  | { type: 'ready'; id: number; info: IndexLoadInfo }
+  | { type: 'result'; id: number; response: SearchResponse }
+  | { type: 'error'; id: number; error: SerializedError };
+
+export type SearchMessageType = SearchWorkerRequest['type'] | SearchWorkerResponse['type'];

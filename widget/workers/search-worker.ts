@@ -1,0 +1,98 @@
+/**
+ * The search Web Worker: loads the index through the IndexedDB store, loads the query embedder,
+ * and answers searches, so restoring Orama and scoring never block the page's typing.
+ */
+import { createError, isHarelError, type HarelError } from '../core/errors.ts';
+import type { LoadedIndex } from '../core/format/read-index.ts';
+import { createQueryEmbedder, type QueryEmbedder } from '../embed/query-embedder.ts';
+import { LocalSearchService } from '../search/local-search-service.ts';
+import { loadStoredIndex } from '../store/index-store.ts';
+import type { SearchWorkerRequest, SearchWorkerResponse, SerializedError, WorkerLoadOptions } from './search-protocol.ts';
+
+const scope = self as unknown as { postMessage(message: SearchWorkerResponse): void; onmessage: ((event: MessageEvent<SearchWorkerRequest>) => void) | null };
+const post = (message: SearchWorkerResponse) => scope.postMessage(message);
+const controllers = new Map<number, AbortController>();
+let service: LocalSearchService | null = null;
+let embedder: QueryEmbedder | null = null;
+let loading: AbortController | null = null;
+
+function serialize(error: unknown): SerializedError {
+  const harel: HarelError = isHarelError(error) ? error : createError('UNEXPECTED', error instanceof Error ? error.message : String(error));
+  return { code: harel.code, message: harel.message };
+}
+
+/** The embedder for the index's vectors, or why there is none (search then runs BM25-only). */
+async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, id: number, signal: AbortSignal) {
+  const info = index.manifest.embedder;
+  if (!info || !index.vectors) return { embedder: null, embedderError: null };
+  const model = options.embedder ?? info.id;
+  try {
+    const loaded = await createQueryEmbedder({
+      id: model,
+      modelBase: options.modelBase,
+      wasmPaths: options.wasmPaths,
+      queryPrefix: info.queryPrefix,
+      signal,
+      onProgress: (progress) => post({ type: 'progress', id, progress }),
+    });
+    if (loaded.dimensions !== info.dimensions) {
+      await loaded.dispose();
+      return { embedder: null, embedderError: createError('EMBEDDER_MISMATCH', info.id, `${model} (${loaded.dimensions} dimensions, the index has ${info.dimensions})`).message };
+    }
+    return { embedder: loaded, embedderError: null };
+  } catch (error) {
+    if (signal.aborted) throw createError('ABORTED');
+    return { embedder: null, embedderError: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal): Promise<void> {
+  const stored = await loadStoredIndex({ manifestUrl: options.manifestUrl, signal, onProgress: (progress) => post({ type: 'progress', id, progress }) });
+  const next = await loadEmbedder(stored.index, options, id, signal);
+  const embedText = next.embedder ? next.embedder.embedText : null;
+  const fresh = new LocalSearchService({
+    loader: async () => stored,
+    // A failed embedding costs that one query its vectors, not the customer their answer.
+    embedQuery: embedText ? (text) => embedText(text).catch(() => null) : null,
+    embedderError: next.embedderError,
+  });
+  const info = await fresh.load({ manifestUrl: options.manifestUrl, modelBase: options.modelBase, signal });
+  service?.dispose();
+  await embedder?.dispose().catch(() => undefined);
+  service = fresh;
+  embedder = next.embedder;
+  post({ type: 'ready', id, info: { ...info, indexError: stored.indexError, embedderDevice: embedder?.device ?? null } });
+}
+
+scope.onmessage = (event) => {
+  const message = event.data;
+  switch (message.type) {
+    case 'abort':
+      controllers.get(message.id)?.abort();
+      return;
+    case 'load': {
+      // A newer load replaces an older one still running.
+      loading?.abort();
+      const controller = (loading = new AbortController());
+      controllers.set(message.id, controller);
+      load(message.id, message.options, controller.signal)
+        .catch((error: unknown) => post({ type: 'error', id: message.id, error: serialize(controller.signal.aborted ? createError('ABORTED') : error) }))
+        .finally(() => controllers.delete(message.id));
+      return;
+    }
+    case 'search': {
+      if (!service) {
+        post({ type: 'error', id: message.id, error: serialize(createError('INDEX_NOT_READY')) });
+        return;
+      }
+      const controller = new AbortController();
+      controllers.set(message.id, controller);
+      service
+        .search(message.request, controller.signal)
+        .then((response) => post({ type: 'result', id: message.id, response }))
+        .catch((error: unknown) => post({ type: 'error', id: message.id, error: serialize(error) }))
+        .finally(() => controllers.delete(message.id));
+      return;
+    }
+  }
+};
