@@ -19,6 +19,6 @@ export default defineConfig({
     url: `http://localhost:${PORT}/`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
-    env: { HAREL_INDEX_DIR: 'demo/.generated/index' },
+    env: { HAREL_INDEX_DIR: 'demo/.generated/index', HAREL_NO_HMR: '1' },
   },
 });

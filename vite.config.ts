@@ -64,6 +64,8 @@ export default defineConfig({
     serveFolder('/ort/', () => 'node_modules/onnxruntime-web/dist'),
     serveFolder('/models/', () => process.env.HAREL_MODEL_DIR ?? 'tests/fixtures/.generated'),
   ],
-  server: { fs: { allow: [resolve('.')] } },
+  // HAREL_NO_HMR: the browser tests' server. An edit to a source file while they run must not
+  // reload the page under a test.
+  server: { fs: { allow: [resolve('.')] }, hmr: process.env.HAREL_NO_HMR ? false : undefined },
   optimizeDeps: { exclude: ['@huggingface/transformers', 'onnxruntime-web'] },
 });

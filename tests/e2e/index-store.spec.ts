@@ -7,10 +7,6 @@
 import { expect, test, type Page, type Request } from '@playwright/test';
 import type { StoreCheck } from '../../demo/dev/store-check.ts';
 
-// The dev server reloads open pages when any source file changes (others edit this checkout while
-// tests run): a retry starts again from a fresh browser context, IndexedDB included.
-test.describe.configure({ retries: 1 });
-
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
 const requests: string[] = [];
 

@@ -142,21 +142,22 @@ test('sends nothing beyond localhost', async ({ page }) => {
 
 test('markup inside a policy document is shown as text, never run', async ({ page }) => {
   const injected = '<img src=x onerror="window.__pwned=1">';
+  const withMarkup = (store: { text: string[] }) => {
+    store.text = store.text.map((t) => t.replaceAll('שמשה', `שמשה ${injected}`));
+    return gzipSync(Buffer.from(JSON.stringify(store)));
+  };
   // The build served to the browser is rewritten so one car passage carries markup; its manifest
   // gets the new size, hash and build id, as a real (malicious) publication would.
   await page.route('**/index/chunks.json.gz', async (route) => {
     const response = await route.fetch();
     const store = JSON.parse(gunzipSync(await response.body()).toString('utf8'));
-    store.text = store.text.map((t: string) => (t.includes('שמשה') ? `${t} ${injected}` : t));
-    await route.fulfill({ response, body: gzipSync(Buffer.from(JSON.stringify(store))) });
+    await route.fulfill({ response, body: withMarkup(store) });
   });
   await page.route('**/index/manifest.json', async (route) => {
     const response = await route.fetch();
     const manifest = await response.json();
     const chunks = await (await page.request.get('/index/chunks.json.gz')).body();
-    const store = JSON.parse(gunzipSync(chunks).toString('utf8'));
-    store.text = store.text.map((t: string) => (t.includes('שמשה') ? `${t} ${injected}` : t));
-    const body = gzipSync(Buffer.from(JSON.stringify(store)));
+    const body = withMarkup(JSON.parse(gunzipSync(chunks).toString('utf8')));
     // The route above must produce the same bytes: gzip of the same input is deterministic here.
     manifest.files.chunks.bytes = body.length;
     manifest.files.chunks.sha256 = createHash('sha256').update(body).digest('hex');

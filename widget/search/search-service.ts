@@ -44,6 +44,13 @@ export interface IndexInfo {
   fromCache: boolean;
   /** Set when IndexedDB was unavailable or full and the index is held in memory for this session. */
   storageWarning: string | null;
+  /**
+   * Why the build in use is not the manifest's current one: the new build failed its integrity
+   * check, or the manifest could not be fetched (offline) and a stored build answers instead.
+   */
+  indexError?: { code: string; message: string } | null;
+  /** Where query embedding runs, null without an embedder. */
+  embedderDevice?: 'webgpu' | 'wasm' | null;
 }
 
 export interface LoadIndexOptions {

@@ -204,6 +204,7 @@ export class HarelChatElement extends LitElement {
           fromCache: info.fromCache,
         };
         this.emit('harel-chat:ready', detail);
+        if (info.indexError) this.emit('harel-chat:error', info.indexError);
         void this.afterReady(session);
       })
       .catch((error: HarelError) => {
@@ -334,7 +335,10 @@ export class HarelChatElement extends LitElement {
     const warnings = [info.storageWarning, info.embedderError].filter(Boolean);
     return html`<div class="status" role="status" part="status" data-state="ready" data-build=${info.buildId}>
       ${s.indexReady(info.documentCount, info.chunkCount)}${info.fromCache ? ` · ${s.fromCache}` : ''}
-      ${warnings.map((w) => html`<div>${w}</div>`)}</div>`;
+      ${info.indexError
+        ? html`<div class="stale" data-code=${info.indexError.code}>${s.staleIndex} [${info.indexError.code}] <span dir="ltr">${info.indexError.message}</span></div>`
+        : nothing}
+      ${warnings.map((w) => html`<div dir="auto">${w}</div>`)}</div>`;
   }
 
   private renderModelControls(ui: Lang): TemplateResult | typeof nothing {

@@ -40,6 +40,7 @@ export const UI_STRINGS = {
     you: 'אתם',
     assistant: 'העוזר',
     storage: (used: string, quota: string) => `אחסון: ${used} מתוך ${quota}`,
+    staleIndex: 'הגרסה החדשה של המסמכים לא נטענה, ולכן העוזר עונה מהגרסה השמורה במכשיר.',
   },
   en: {
     title: 'Policy assistant',
@@ -76,6 +77,7 @@ export const UI_STRINGS = {
     you: 'You',
     assistant: 'Assistant',
     storage: (used: string, quota: string) => `Storage: ${used} of ${quota}`,
+    staleIndex: 'The new version of the documents could not be loaded, so answers come from the version stored on this device.',
   },
 } as const;
 
