@@ -68,13 +68,17 @@ test('answers an English question from the PDF and links the cited page', async 
 });
 
 test('says plainly when the documents do not answer, with the closest clauses', async ({ page }) => {
-  await openDemo(page);
-  const answer = await ask(page, 'יש לכם ביטוח לחיות מחמד שמכסה טיפול וטרינרי לכלב שלי?');
+  await openDemo(page, '?lang=en');
+  const answer = await ask(page, 'Is my horse covered when it kicks a neighbour?');
   expect(answer.refused).toBe(true);
+  expect(answer.refusal).toBe('no-passages');
   expect(answer.confidence).toBe('low');
+  expect(answer.text).toContain('I cannot find a definitive answer in the policy documents');
+  expect(answer.citations.length).toBeGreaterThan(0);
   const reply = page.locator('harel-chat article.msg.assistant').last();
   await expect(reply).toHaveAttribute('data-refused', 'true');
   await expect(reply.locator('[part~="confidence-badge"]')).toHaveAttribute('data-confidence', 'low');
+  await expect(reply.locator('details.card')).toHaveCount(answer.citations.length);
 });
 
 test('answers an off-topic question with the insurer\'s contact channels', async ({ page }) => {

@@ -10,8 +10,25 @@
  */
 import { throwIfAborted } from '../core/errors.ts';
 import type { AnswerEngine } from '../engines/engine.ts';
-import type { ContextPassage } from '../search/search-service.ts';
-import { contentWords, coverage, localIdf, termSet } from './terms.ts';
+import type { ContextPassage, TermStats } from '../search/search-service.ts';
+import { contentWords, corpusIdf, coverage, localIdf, termSet } from './terms.ts';
+
+/** Under index idf, a word absent from the whole index weighs this share of the rarest present word's idf (see corpusIdf). */
+export const ABSENT_WORD_WEIGHT = 1;
+
+/**
+ * Where word weights come from (see FeatureTuning). Measured with builder/eval/calibrate-grade.ts
+ * on dev-v2 (109 answerable / 12 unanswerable), 2026-11-22, refused answerable / refused
+ * unanswerable / answer cites a gold page:
+ *   passages, threshold 0.375:              11.9 % / 50.0 % / 20.2 %
+ *   index, absent words × 1, threshold 0.4: 13.8 % / 41.7 % / 21.1 %
+ *   index, absent words × 1, threshold 0.5: 53.2 % / 75.0 % / 18.3 %
+ * The index's statistics separate the demo corpus's off-subject questions far better (3 of 4
+ * refused at 0.5, against 0 of 4), but on the real corpus they cost answerable questions for no
+ * gain, so the passages stay the source. A gate requiring the question's rarest indexed words in
+ * a kept passage was worse still (2 words: 63 % of answerable questions refused) and was removed.
+ */
+export const IDF_SOURCE: 'index' | 'passages' = 'passages';
 
 /** Weight of coverage against the relative score in `relevance`. */
 export const COVERAGE_WEIGHT = 0.75;
@@ -50,6 +67,9 @@ export interface GradeResult {
 
 export interface GradeOptions {
   minRelevance?: number;
+  /** The index's statistics of the question's terms; without them, idf comes from the passages. */
+  stats?: TermStats;
+  tuning?: FeatureTuning;
   signal?: AbortSignal;
 }
 
@@ -59,10 +79,16 @@ export function passageMatchText(p: ContextPassage): string {
 }
 
 /** The normalised features of each passage for `question` (pure; the calibration script sweeps these). */
-export function gradeFeatures(question: string, passages: readonly ContextPassage[]): Omit<GradedCandidate, 'kept'>[] {
+export function gradeFeatures(
+  question: string,
+  passages: readonly ContextPassage[],
+  stats?: TermStats,
+  tuning: FeatureTuning = {},
+): Omit<GradedCandidate, 'kept'>[] {
+  const { absentWordWeight = ABSENT_WORD_WEIGHT, idf: idfSource = IDF_SOURCE } = tuning;
   const words = contentWords(question);
   const sets = passages.map((p) => termSet(passageMatchText(p)));
-  const idf = localIdf(words, sets);
+  const idf = stats && idfSource === 'index' ? corpusIdf(words, stats, absentWordWeight) : localIdf(words, sets);
   const top = passages.reduce((m, p) => Math.max(m, p.score), 0);
   return passages.map((passage, i) => {
     const cov = coverage(words, sets[i], idf);
@@ -71,13 +97,19 @@ export function gradeFeatures(question: string, passages: readonly ContextPassag
   });
 }
 
+export interface FeatureTuning {
+  absentWordWeight?: number;
+  /** Word weights from the whole index's statistics, or from the retrieved passages alone. */
+  idf?: 'index' | 'passages';
+}
+
 export async function gradePassages(
   question: string,
   passages: readonly ContextPassage[],
   engine: Pick<AnswerEngine, 'gradePassages'>,
   options: GradeOptions = {},
 ): Promise<GradeResult> {
-  const features = gradeFeatures(question, passages);
+  const features = gradeFeatures(question, passages, options.stats, options.tuning);
   let verdicts: boolean[];
   let method: GradeResult['method'] = 'threshold';
   if (engine.gradePassages && passages.length > 0) {

@@ -20,7 +20,7 @@ import { buildCitations, parseCitations, type ParsedCitations } from './citation
 import { confidenceTier, withCaveat } from './confidence.ts';
 import { broaderRequest, refusalWithClosest } from './fallback.ts';
 import { generateAnswer, numberPassages } from './generate.ts';
-import { gradeFeatures, gradePassages, type GradedCandidate, type GradeResult } from './grade.ts';
+import { gradeFeatures, gradePassages, type FeatureTuning, type GradedCandidate, type GradeResult } from './grade.ts';
 import { groundAnswer, type GroundResult } from './ground.ts';
 import { rankedPassages, retrieve, type Retrieved } from './retrieve.ts';
 import { isOffTopic, offTopicText, routedDomain } from './route.ts';
@@ -86,6 +86,8 @@ export interface LoopTuning {
   minRelevance?: number;
   /** Relevance for "high" (HIGH_MIN_RELEVANCE). */
   highMinRelevance?: number;
+  /** Grading features (word weights, key words) for calibration. */
+  features?: FeatureTuning;
 }
 
 interface Context {
@@ -140,6 +142,8 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
       ctx.grade = await gradePassages(ctx.analyzed!.searchQuery, ctx.retrieved!.passages, ctx.deps.engine, {
         signal: ctx.options.signal,
         minRelevance: ctx.options.tuning?.minRelevance,
+        stats: ctx.retrieved!.response.termStats,
+        tuning: ctx.options.tuning?.features,
       });
       ctx.seen.push(...ctx.grade.candidates);
       ctx.facts.kept = ctx.grade.kept.length;

@@ -8,6 +8,7 @@
  * content words. Either signal alone is not enough: "כמה עולה ביטוח?" routes nowhere in
  * particular yet retrieves well, and a rare policy term may be unknown to the router.
  */
+import { tokenize } from '../core/tokenizer/index.ts';
 import type { SearchResponse } from '../search/search-service.ts';
 import type { Lang } from '../core/schema.ts';
 import type { ContactChannels } from './strings.ts';
@@ -38,7 +39,20 @@ export interface OffTopicInput {
   fixedDomain?: string | null;
 }
 
+/**
+ * Words that make a question about insurance whatever else it says: "מה הפרמיה לביטוח אופנוע ים?"
+ * is on-topic even when no document answers it, and deserves "I cannot find it in the policy
+ * documents" with the closest clauses, not "I only answer questions about insurance".
+ */
+const INSURANCE_WORDS = 'ביטוח מבוטח מבטח פוליסה כיסוי מכסה פרמיה תביעה השתתפות פיצוי insurance insured insurer policy cover covered coverage premium claim deductible';
+const INSURANCE_TERMS = new Set(tokenize(INSURANCE_WORDS));
+
+export function mentionsInsurance(question: string): boolean {
+  return tokenize(question, { forQuery: true }).some((t) => INSURANCE_TERMS.has(t));
+}
+
 export function isOffTopic({ response, bestCoverage, fixedDomain }: OffTopicInput): boolean {
+  if (mentionsInsurance(response.result.query)) return false;
   const route = response.result.route;
   const noRouteEvidence = fixedDomain ? true : !route || route.confidence < OFF_TOPIC_MAX_ROUTE_CONFIDENCE;
   const nothingRetrieved = response.passages.length === 0 || bestCoverage < OFF_TOPIC_MAX_COVERAGE;

@@ -2,16 +2,11 @@
  * The page's side of the search worker: a SearchService whose calls become messages by id.
  * Aborting a call rejects it at once and tells the worker to stop; errors come back as HarelErrors.
  */
+import { defaultWasmPaths } from '../assets.ts';
 import { createError, HarelError } from '../core/errors.ts';
 import type { Progress } from '../core/schema.ts';
 import type { IndexLoadInfo, SearchWorkerRequest, SearchWorkerResponse, SerializedError } from '../workers/search-protocol.ts';
 import type { LoadIndexOptions, SearchRequest, SearchResponse, SearchService } from './search-service.ts';
-
-/**
- * Where onnxruntime-web's .wasm/.mjs are served when LoadIndexOptions.wasmPaths is not given:
- * the dev server serves them at /ort/ (vite.config.ts); a deployment copies them there.
- */
-export const DEFAULT_WASM_PATHS = '/ort/';
 
 interface Pending {
   resolve(value: unknown): void;
@@ -39,7 +34,8 @@ export class WorkerSearchService implements SearchService {
           manifestUrl: new URL(options.manifestUrl, base).href,
           modelBase: options.modelBase ? new URL(options.modelBase, base).href : null,
           embedder: options.embedder ?? null,
-          wasmPaths: new URL(options.wasmPaths ?? DEFAULT_WASM_PATHS, base).href,
+          // Unset: /ort/ on the dev server, `ort/` beside the bundle when built (widget/assets.ts).
+          wasmPaths: new URL(options.wasmPaths ?? defaultWasmPaths(), base).href,
         },
       },
       options.signal,
