@@ -8,7 +8,7 @@
 import { throwIfAborted } from '../core/errors.ts';
 import { analyzeQuestion } from '../loop/analyze.ts';
 import { strings, quoted } from '../loop/strings.ts';
-import { oneLine, splitSentences } from '../loop/sentences.ts';
+import { isQuotable, oneLine, splitSentences } from '../loop/sentences.ts';
 import { contentWords, coverage, localIdf, termSet } from '../loop/terms.ts';
 import type { AnswerEngine, GenerateRequest, GenerateResult, GradedPassage } from './engine.ts';
 
@@ -55,7 +55,7 @@ export function selectSentences(question: string, passages: readonly GradedPassa
   for (const p of passages) {
     for (const s of splitSentences(p.context || p.text)) {
       const sentence = oneLine(s);
-      if (sentence.length < MIN_QUOTE_CHARS) continue;
+      if (sentence.length < MIN_QUOTE_CHARS || !isQuotable(sentence, [p.title, ...p.sectionPath])) continue;
       raw.push({ n: p.n, sentence, relevance: p.relevance, terms: termSet(sentence) });
     }
   }

@@ -7,7 +7,7 @@
  */
 import type { Citation } from '../answer/types.ts';
 import type { GradedPassage } from '../engines/engine.ts';
-import { oneLine, splitSentences } from './sentences.ts';
+import { isQuotable, oneLine, splitSentences } from './sentences.ts';
 import { contentWords, coverage, termSet } from './terms.ts';
 
 const DIGIT = '[0-9\\u0660-\\u0669\\u06F0-\\u06F9]';
@@ -75,8 +75,10 @@ export function parseCitations(text: string, passages: readonly GradedPassage[])
 }
 
 /** The passage sentence that best matches `reference` (the answer's words and the question's). */
-export function bestSentence(passage: Pick<GradedPassage, 'text' | 'context'>, reference: string): string {
-  const sentences = splitSentences(passage.context || passage.text);
+export function bestSentence(passage: Pick<GradedPassage, 'text' | 'context' | 'title' | 'sectionPath'>, reference: string): string {
+  const all = splitSentences(passage.context || passage.text);
+  const quotable = all.filter((s) => isQuotable(s, [passage.title, ...passage.sectionPath]));
+  const sentences = quotable.length ? quotable : all;
   if (sentences.length === 0) return oneLine(passage.text);
   const words = contentWords(reference);
   let best = sentences[0];

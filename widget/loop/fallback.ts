@@ -5,6 +5,7 @@
  * cause. If that fails too, the answer is the low-confidence refusal with the closest clauses,
  * each with its citation, so the customer can read the policy's own words.
  */
+import { isQuotable, splitSentences } from './sentences.ts';
 import type { Citation } from '../answer/types.ts';
 import type { Lang } from '../core/schema.ts';
 import type { GradedPassage } from '../engines/engine.ts';
@@ -40,6 +41,9 @@ export function refusalWithClosest(lang: Lang, question: string, candidates: rea
   for (const c of [...candidates].sort((a, b) => b.relevance - a.relevance)) {
     const key = `${c.passage.file}\u0000${c.passage.page}`;
     if (seen.has(key)) continue;
+    // A passage that is only a heading ("3. What is covered") is no clause to show.
+    const headings = [c.passage.title, ...c.passage.sectionPath];
+    if (!splitSentences(c.passage.context || c.passage.text).some((x) => isQuotable(x, headings))) continue;
     seen.add(key);
     closest.push({ ...c.passage, n: closest.length + 1, relevance: c.relevance });
     if (closest.length === CLOSEST_CLAUSES) break;

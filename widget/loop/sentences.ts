@@ -72,3 +72,19 @@ export function splitSentences(text: string): string[] {
 export function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
+
+/** Words a quote needs to say something: a heading such as "2. Cover" or a document title says nothing. */
+export const MIN_QUOTE_WORDS = 4;
+
+/**
+ * Whether a sentence can stand as a quotation: not a heading or title of its own passage (those
+ * are where it sits, not what it says) and at least MIN_QUOTE_WORDS words.
+ */
+export function isQuotable(sentence: string, headings: readonly string[] = []): boolean {
+  // Clause numbers and quote marks are not words: "3. What is covered" is the heading "What is covered".
+  const flat = (s: string) =>
+    oneLine(s).replace(/[“”"'.:\s]+$/u, '').replace(/^[“”"'\s]+/u, '').replace(/^\d+(?:\.\d+)*\.?\s+/u, '').trim();
+  const text = flat(sentence);
+  if (text.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length < MIN_QUOTE_WORDS) return false;
+  return !headings.some((h) => h && flat(h) === text);
+}
