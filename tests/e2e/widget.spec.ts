@@ -30,6 +30,42 @@ test('is in extractive mode by default and says so', async ({ page }) => {
   await expect(page.locator('harel-chat .subtitle')).toContainText('ציטוט');
 });
 
+test('checks WebGPU before any download: the software adapter is not offered the model', async ({ page }) => {
+  const modelRequests: string[] = [];
+  page.on('request', (r) => {
+    if (/mlc|gemma|resolve\/main/i.test(r.url())) modelRequests.push(r.url());
+  });
+  await openDemo(page, '?lang=en');
+  const status = page.locator('harel-chat [part~="model-status"]');
+  await expect(status).toHaveAttribute('data-state', 'unavailable');
+  await expect(status).toHaveAttribute('data-reason', 'software-gpu');
+  await status.locator('summary').click();
+  // The technical reason names the SwiftShader adapter and the missing shader-f16 (hence q4f32).
+  await expect(status.locator('.detail')).toContainText(/swiftshader/i);
+  await expect(status.locator('.detail')).toContainText('shader-f16');
+  await expect(status.locator('.detail')).toContainText('q4f32');
+  await expect(page.locator('harel-chat [part~="load-model-button"]')).toHaveCount(0);
+  expect(modelRequests).toEqual([]);
+});
+
+test('mode="llm" without the model files reports the failure and keeps answering by quotation', async ({ page }) => {
+  const errors: { code: string; message: string }[] = [];
+  await page.exposeFunction('recordError', (detail: { code: string; message: string }) => errors.push(detail));
+  await page.addInitScript(() => {
+    addEventListener('harel-chat:error', (e) => (window as unknown as { recordError(d: unknown): void }).recordError((e as CustomEvent).detail));
+  });
+  await openDemo(page, '?lang=en&mode=llm');
+  const status = page.locator('harel-chat [part~="model-status"]');
+  await expect(status).toHaveAttribute('data-state', 'error', { timeout: 30_000 });
+  await expect(status).toHaveAttribute('data-reason', 'MODEL_DOWNLOAD_FAILED');
+  expect(errors.map((e) => e.code)).toContain('MODEL_DOWNLOAD_FAILED');
+  expect(errors.find((e) => e.code === 'MODEL_DOWNLOAD_FAILED')!.message).toContain('/models/gemma-2-2b-it-q4f32_1-MLC/');
+  await expect(page.locator('harel-chat [part~="mode-badge"]')).toHaveAttribute('data-mode', 'extractive');
+  const answer = await ask(page, 'How soon must I report a home insurance claim?');
+  expect(answer.mode).toBe('extractive');
+  expect(answer.citations.length).toBeGreaterThan(0);
+});
+
 test('answers a Hebrew question typed in the composer, with a citation that opens the right source', async ({ page }) => {
   await openDemo(page);
   const input = page.locator('harel-chat textarea');

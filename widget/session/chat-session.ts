@@ -24,8 +24,12 @@ export interface ModelState {
   /** The model id actually chosen for this device (after the variant check). */
   modelId: string | null;
   progress: Progress | null;
-  /** Why the model cannot run here, or why loading failed, in words. */
+  /** Why the model cannot run here, or why loading failed, in words (technical: shown as details). */
   reason: string | null;
+  /** For 'error': the failure's code. */
+  code?: string;
+  /** For 'unavailable': which kind of reason, for the UI's own words. */
+  unavailable?: 'no-webgpu' | 'software-gpu' | 'incompatible';
 }
 
 /** Loads an LLM engine; injected so the 6 MB web-llm bundle is only imported when asked for. */
@@ -185,7 +189,8 @@ export class ChatSession {
       this.model = { status: 'ready', modelId, progress: null, reason: null };
     } catch (error) {
       const failure = asHarelError(error);
-      this.model = { status: isHarelError(failure, 'ABORTED') ? 'none' : 'error', modelId: null, progress: null, reason: failure.message };
+      const cancelled = isHarelError(failure, 'ABORTED') || isHarelError(failure, 'MODEL_LOAD_ABORTED');
+      this.model = { status: cancelled ? 'none' : 'error', modelId: null, progress: null, reason: failure.message, code: failure.code };
     } finally {
       this.modelController = null;
       this.changed();
@@ -196,8 +201,8 @@ export class ChatSession {
     this.modelController?.abort();
   }
 
-  setModelUnavailable(reason: string): void {
-    this.model = { status: 'unavailable', modelId: null, progress: null, reason };
+  setModelUnavailable(unavailable: 'no-webgpu' | 'software-gpu' | 'incompatible', reason: string): void {
+    this.model = { status: 'unavailable', modelId: null, progress: null, reason, unavailable };
     this.changed();
   }
 

@@ -7,15 +7,23 @@ import { checkWebGpu, chooseModelVariant } from '../engines/webllm/gpu-check.ts'
 import { findModel } from '../engines/webllm/models.ts';
 import type { LlmLoader } from './chat-session.ts';
 
+/** Why the model is not offered, as the UI words it (the technical reason goes in `detail`). */
+export type LlmUnavailableReason = 'no-webgpu' | 'software-gpu' | 'incompatible';
+
 export type LlmSupport =
   | { ok: true; modelId: string; downloadBytes: number; note: string }
-  | { ok: false; reason: string };
+  | { ok: false; reason: LlmUnavailableReason; detail: string };
 
-/** WebGPU, shader-f16 and the model's variant, in words the UI can show. */
-export async function probeLlmSupport(requested: string): Promise<LlmSupport> {
+/**
+ * WebGPU, shader-f16 and the model's variant, checked before anything is downloaded. A software
+ * adapter (SwiftShader) could run the model in principle, but a 2B model on a CPU rasteriser is
+ * minutes per sentence: customers are not offered it (a site owner can still force mode="llm").
+ */
+export async function probeLlmSupport(requested: string, options: { allowSoftware?: boolean } = {}): Promise<LlmSupport> {
   const report = await checkWebGpu();
   const choice = chooseModelVariant(requested, report);
-  if (!choice.ok) return { ok: false, reason: choice.reason };
+  if (!choice.ok) return { ok: false, reason: choice.code === 'WEBGPU_UNAVAILABLE' ? 'no-webgpu' : 'incompatible', detail: choice.reason };
+  if (report.verdict === 'software' && !options.allowSoftware) return { ok: false, reason: 'software-gpu', detail: `${report.reason}; ${choice.reason}` };
   const model = findModel(choice.modelId);
   const note = [choice.switched ? choice.reason : null, choice.warning].filter(Boolean).join('; ');
   return { ok: true, modelId: choice.modelId, downloadBytes: (model?.approxDownloadMB ?? 0) * 1e6, note };

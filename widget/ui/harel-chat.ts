@@ -141,7 +141,7 @@ export class HarelChatElement extends LitElement {
   async loadModel(): Promise<void> {
     await this.session?.loadModel();
     const model = this.session?.model;
-    if (model?.status === 'error' && model.reason) this.emit('harel-chat:error', { code: 'MODEL_LOAD_FAILED', message: model.reason });
+    if (model?.status === 'error' && model.reason) this.emit('harel-chat:error', { code: model.code ?? 'MODEL_LOAD_FAILED', message: model.reason });
   }
 
   /** Lifecycle: a re-connected element (moved in the page) starts a fresh session. */
@@ -216,8 +216,8 @@ export class HarelChatElement extends LitElement {
 
   private async afterReady(session: ChatSession): Promise<void> {
     if (this.mode === 'extractive') return;
-    this.llmSupport = await probeLlmSupport(this.model || DEFAULT_MODEL);
-    if (!this.llmSupport.ok) session.setModelUnavailable(this.llmSupport.reason);
+    this.llmSupport = await probeLlmSupport(this.model || DEFAULT_MODEL, { allowSoftware: this.mode === 'llm' });
+    if (!this.llmSupport.ok) session.setModelUnavailable(this.llmSupport.reason, this.llmSupport.detail);
     else if (this.mode === 'llm') await this.loadModel();
     this.requestUpdate();
   }
@@ -352,12 +352,14 @@ export class HarelChatElement extends LitElement {
         <button type="button" @click=${() => this.session?.cancelModelLoad()}>${s.stop}</button></div>`;
     }
     if (model.status === 'unavailable' || model.status === 'error') {
-      return html`<div class="model" part="model-status" data-state=${model.status}>${s.modelUnavailable}: ${model.reason}</div>`;
+      const why = model.status === 'error' ? s.modelFailed : s.modelWhy[model.unavailable ?? 'incompatible'];
+      return html`<details class="model" part="model-status" data-state=${model.status} data-reason=${model.unavailable ?? model.code ?? 'error'}>
+        <summary>${s.modelUnavailable} · ${why}</summary><div class="detail" dir="ltr">${model.reason}</div></details>`;
     }
     if (model.status === 'none' && this.llmSupport?.ok) {
       return html`<div class="model" part="model-status" data-state="available">
         <button type="button" part="load-model-button" @click=${() => void this.loadModel()}>${s.loadModel(formatBytes(this.llmSupport.downloadBytes))}</button>
-        <span>${this.llmSupport.note}</span></div>`;
+        ${this.llmSupport.note ? html`<details><summary>${s.details}</summary><div class="detail" dir="ltr">${this.llmSupport.note}</div></details>` : nothing}</div>`;
     }
     return nothing;
   }

@@ -145,9 +145,14 @@ export const chatStyles = css`
   .thinking { color: var(--_muted); font-size: 0.85rem; }
   .stopped { color: var(--_muted); font-size: 0.78rem; }
   .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
-  .model { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; font-size: 0.8rem; color: var(--_muted); }
+  .model { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; font-size: 0.8rem; color: var(--_muted); flex-basis: 100%; }
+  details.model { display: block; }
+  .model summary { cursor: pointer; }
+  .model .detail { font-size: 0.75rem; margin-block-start: 0.25rem; overflow-wrap: anywhere; }
   @media (max-width: 480px) {
     header { padding: 0.5rem 0.6rem; }
+    /* The mode badge stays; its long form would push the conversation off a phone's screen. */
+    .subtitle { display: none; }
     .log { padding: 0.6rem; }
     form { padding: 0.5rem 0.6rem; }
     .msg.user { max-width: 92%; }
