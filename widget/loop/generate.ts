@@ -1,10 +1,8 @@
 /**
  * Step 5: the engine writes the answer from the kept passages, numbered 1..n as it must cite them.
  */
-import type { ChatTurn } from '../answer/types.ts';
 import { createError, isHarelError } from '../core/errors.ts';
-import type { Lang } from '../core/schema.ts';
-import type { AnswerEngine, GenerateResult, GradedPassage } from '../engines/engine.ts';
+import type { AnswerEngine, GenerateRequest, GenerateResult, GradedPassage } from '../engines/engine.ts';
 import type { GradedCandidate } from './grade.ts';
 
 /** Passages given to the engine: a small LLM's context holds about five clauses with their headings. */
@@ -15,14 +13,8 @@ export function numberPassages(kept: readonly GradedCandidate[], max = MAX_GENER
   return kept.slice(0, max).map((c, i) => ({ ...c.passage, n: i + 1, relevance: c.relevance }));
 }
 
-export interface GenerateInput {
-  question: string;
-  lang: Lang;
-  passages: GradedPassage[];
-  history: ChatTurn[];
-  signal?: AbortSignal;
-  onText?: (textSoFar: string) => void;
-}
+/** What generation takes: the engine's own request, as the loop fills it. */
+export type GenerateInput = GenerateRequest;
 
 export async function generateAnswer(engine: AnswerEngine, input: GenerateInput): Promise<GenerateResult> {
   try {

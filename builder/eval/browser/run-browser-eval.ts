@@ -29,6 +29,8 @@ export interface BrowserEvalRun {
 
 export async function runBrowserEval(options: BrowserEvalOptions): Promise<BrowserEvalRun> {
   process.env.HAREL_INDEX_DIR = resolve(options.indexDir);
+  // An edited source file must not reload the page in the middle of a run.
+  process.env.HAREL_NO_HMR = '1';
   const port = options.port ?? 4290;
   const server = await createServer({ configFile: resolve('vite.config.ts'), logLevel: 'error', server: { port, strictPort: true } });
   await server.listen();

@@ -3,12 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from '../../../builder/chunk/index.ts';
 import { parseFile } from '../../../builder/ingest/parse-file.ts';
-import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';
-import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
-import { buildBm25State } from '../../../widget/core/retrieval/bm25.ts';
 import { CrossReferenceResolver, findCrossReferences } from '../../../widget/core/retrieval/cross-references.ts';
-import { bm25Tokenizer, Retriever } from '../../../widget/core/retrieval/retriever.ts';
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
+import { inMemoryRetriever } from './in-memory-retriever.ts';
 
 const clauses = (text: string) => findCrossReferences(text).map((r) => r.clause);
 
@@ -72,16 +69,7 @@ describe('CrossReferenceResolver', () => {
       { file: 'car/policy.pdf', url: null, domain: 'car', lang: 'he', title: 'פוליסה', kind: 'pdf', pageCount: 6 },
       { file: 'car/other.pdf', url: null, domain: 'car', lang: 'he', title: 'אחר', kind: 'pdf', pageCount: 1 },
     ];
-    const retrieval = { ...DEFAULT_RETRIEVAL };
-    const index = {
-      manifest: { retrieval } as LoadedIndex['manifest'],
-      documents,
-      chunks,
-      bm25: await buildBm25State(chunks, documents, bm25Tokenizer(retrieval)),
-      vectors: null,
-      router: null,
-    } satisfies LoadedIndex;
-    const retriever = new Retriever(index);
+    const retriever = await inMemoryRetriever(documents, chunks);
     const hit = retriever.search('תגמולי הביטוח ישולמו', { mode: 'bm25', k: 1 }).hits[0];
     expect(hit.chunkId).toBe('a4');
     expect(hit.references).toEqual([{ clause: '4.1', chunkId: 'a2', page: 2, text: chunks[1].text }]);

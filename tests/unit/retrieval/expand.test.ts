@@ -5,6 +5,7 @@ import { expandQuery, QueryExpander } from '../../../widget/core/retrieval/expan
 import { bm25Tokenizer, Retriever } from '../../../widget/core/retrieval/retriever.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
+import { inMemoryRetriever } from './in-memory-retriever.ts';
 
 describe('expandQuery', () => {
   it('adds the equivalents of a phrase found in the question, prefixes and all', () => {
@@ -42,16 +43,7 @@ describe('expansion in retrieval', () => {
       { id: 'a', doc: 0, page: 1, sectionPath: [], clause: '7', parentId: 'p', text: 'במקרה של אובדן גמור ישולם שווי הרכב לפי המחירון.', tokens: 9 },
       { id: 'b', doc: 1, page: 1, sectionPath: [], clause: null, parentId: 'q', text: 'שעות הפעילות של המוקד הן בימים א-ה.', tokens: 8 },
     ];
-    const retrieval = { ...DEFAULT_RETRIEVAL };
-    const index = {
-      manifest: { retrieval } as LoadedIndex['manifest'],
-      documents,
-      chunks,
-      bm25: await buildBm25State(chunks, documents, bm25Tokenizer(retrieval)),
-      vectors: null,
-      router: null,
-    } satisfies LoadedIndex;
-    const retriever = new Retriever(index);
+    const retriever = await inMemoryRetriever(documents, chunks);
     const withExpansion = retriever.search('טוטאל לוס', { mode: 'bm25', k: 2 });
     expect(withExpansion.hits[0]?.chunkId).toBe('a');
     expect(withExpansion.expansions[0].matched).toBe('טוטאל לוס');
