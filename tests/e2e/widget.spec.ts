@@ -248,7 +248,7 @@ test('markup in an answer is shown as text, never run', async ({ page }) => {
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? 0)).toBe(0);
 });
 
-test('Shift+Enter breaks a line, Enter sends, Esc stops', async ({ page }) => {
+test('Shift+Enter breaks a line, Enter sends', async ({ page }) => {
   await openDemo(page);
   const input = page.locator('harel-chat textarea');
   await input.click();
@@ -260,6 +260,26 @@ test('Shift+Enter breaks a line, Enter sends, Esc stops', async ({ page }) => {
   await input.press('Enter');
   await expect(page.locator('harel-chat .msg.user')).toHaveCount(1);
   await expect(input).toHaveValue('');
+});
+
+test('copy, ask again and clear act on the conversation, and clearing is kept across a reload', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await openDemo(page);
+  const answer = await ask(page, 'לכמה ימים אקבל רכב חלופי אחרי תאונה?');
+  const reply = page.locator('harel-chat article.msg.assistant').last();
+  await reply.locator('[data-action="copy"]').click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain(answer.text.split('\n')[0]);
+  expect(copied).toContain(`[1] ${answer.citations[0].title}`);
+  await reply.locator('[data-action="retry"]').click();
+  await expect(page.locator('harel-chat .msg.user')).toHaveCount(2);
+  await expect(page.locator('harel-chat article.msg.assistant[data-refused]')).toHaveCount(2);
+  await page.locator('harel-chat [part~="clear-button"]').click();
+  await expect(page.locator('harel-chat .msg')).toHaveCount(0);
+  await expect(page.locator('harel-chat [part~="starters"]')).toBeVisible();
+  await page.reload();
+  await expect(page.locator('harel-chat [part~="status"]')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  await expect(page.locator('harel-chat .msg')).toHaveCount(0);
 });
 
 test('is usable 360 px wide', async ({ page }) => {
