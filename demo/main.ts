@@ -7,7 +7,7 @@ import '../widget/index.ts';
 
 const chat = document.querySelector('harel-chat')!;
 const params = new URLSearchParams(location.search);
-for (const name of ['index', 'mode', 'model-base', 'model', 'domain', 'theme']) {
+for (const name of ['index', 'mode', 'model-base', 'model', 'embedder', 'domain', 'theme']) {
   const value = params.get(name);
   if (value) chat.setAttribute(name, value);
 }

@@ -103,6 +103,21 @@ test('answers an English question from the PDF and links the cited page', async 
   }
 });
 
+test('shows the clause a cited passage refers to as supporting context', async ({ page }) => {
+  // Words only (the embedder named here does not exist): the ranking is BM25's, as in Node, not
+  // the test embedder's, whose vectors mean little.
+  await openDemo(page, '?embedder=missing/embedder');
+  await expect(page.locator('harel-chat [part~="search-badge"]')).toHaveAttribute('data-search', 'bm25');
+  const answer = await ask(page, 'האם לפני ניתוח אצל רופא הסכם יש לקבל כתב התחייבות?');
+  const cited = answer.citations.find((c) => c.clause === '2.1.4');
+  expect(cited?.references?.[0]?.clause).toBe('5.1');
+  const card = page.locator(`harel-chat article.msg.assistant details.card[data-file="${cited!.file}"]`).first();
+  await card.evaluate((d) => ((d as HTMLDetailsElement).open = true));
+  const reference = card.locator('[part~="citation-reference"]').first();
+  await expect(reference).toContainText('5.1');
+  await expect(reference.locator('blockquote')).toContainText('5.1 לקבלת כתב התחייבות');
+});
+
 test('says plainly when the documents do not answer, with the closest clauses', async ({ page }) => {
   await openDemo(page, '?lang=en');
   const answer = await ask(page, 'Is my horse covered when it kicks a neighbour?');

@@ -26,6 +26,8 @@ export interface Citation {
   quote: string;
   /** Near-identical passages elsewhere (other editions, copies), shown as "also in". */
   alsoIn: { file: string; page: number; title: string; url: string | null }[];
+  /** Clauses of the same document the cited passage refers to ("ראה סעיף 4.1"), shown as supporting context. */
+  references?: { clause: string; page: number; text: string }[];
 }
 
 /** Milliseconds spent in each step of the loop (0 for a step that did not run). */

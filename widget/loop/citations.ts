@@ -109,5 +109,6 @@ export function buildCitations(parsed: ParsedCitations, options: { quotes?: Read
     clause: p.clause,
     quote: options.quotes?.get(p.n) ?? bestSentence(p, options.reference),
     alsoIn: (p.alsoIn ?? []).map(({ file, page, title, url }) => ({ file, page, title, url })),
+    ...(p.references?.length ? { references: p.references.map(({ clause, page, text }) => ({ clause, page, text })) } : {}),
   }));
 }

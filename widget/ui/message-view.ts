@@ -39,6 +39,10 @@ function citationCard(citation: Citation, turnIndex: number, question: string, u
       span.match ? html`<mark>${span.text}</mark>` : span.text,
     )}</blockquote>
     ${href ? html`<a href=${href} target="_blank" rel="noopener noreferrer" part="citation-link">${s.openSource}</a>` : nothing}
+    ${(citation.references ?? []).map(
+      (r) => html`<div class="ref" part="citation-reference"><span class="also">${s.refersTo(r.clause, r.page)}</span>
+        <blockquote dir=${textDirection(r.text)}>${r.text}</blockquote></div>`,
+    )}
     ${citation.alsoIn.length
       ? html`<div class="also">${s.alsoIn} ${citation.alsoIn.map((a, i) => html`${i ? ', ' : ''}<span dir="auto">${a.title}</span> (${s.page} ${a.page})`)}</div>`
       : nothing}

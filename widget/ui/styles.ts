@@ -107,6 +107,7 @@ export const chatStyles = css`
   .card mark { background: var(--_mark); color: inherit; border-radius: 2px; }
   .card a { color: var(--_accent); font-size: 0.82rem; }
   .also { font-size: 0.75rem; color: var(--_muted); }
+  .ref blockquote { border-inline-start-style: dashed; font-size: 0.82rem; max-height: 8rem; overflow-y: auto; }
   .actions { display: flex; gap: 0.35rem; margin-block-start: 0.4rem; flex-wrap: wrap; }
   button {
     font: inherit;

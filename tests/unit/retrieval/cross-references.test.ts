@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { chunkDocument } from '../../../builder/chunk/index.ts';
 import { parseFile } from '../../../builder/ingest/parse-file.ts';
-import { CrossReferenceResolver, findCrossReferences } from '../../../widget/core/retrieval/cross-references.ts';
+import { clauseExcerpt, CrossReferenceResolver, findCrossReferences } from '../../../widget/core/retrieval/cross-references.ts';
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
 import { inMemoryRetriever } from './in-memory-retriever.ts';
 
@@ -57,6 +57,20 @@ describe('CrossReferenceResolver', () => {
 
   it('falls back to the first chunk under a clause that has no chunk of its own', () => {
     expect(resolver.resolve(6)).toEqual([{ clause: '5', chunk: 5 }]);
+  });
+
+  it('finds a sub-clause kept inside its parent clause\'s chunk by the line it opens', () => {
+    const kept = new CrossReferenceResolver([
+      chunk('h1', 0, '2.1.4', 'לפני ניתוח יש לקבל כתב התחייבות (ראה סעיף 5.1).', 1),
+      chunk('h2', 0, '5', '5. תביעות ואישורים מראש\n5.1 לקבלת כתב התחייבות יש לפנות חמישה ימים מראש.', 2),
+      chunk('h3', 0, '9', '9 ימים לאחר האירוע ראה סעיף 9.', 3),
+    ]);
+    expect(kept.resolve(0)).toEqual([{ clause: '5.1', chunk: 1 }]);
+    expect(clauseExcerpt('5. תביעות\n5.1 לקבלת כתב התחייבות\nיש לפנות מראש.\n5.2 החזר הוצאות', '5.1')).toBe('5.1 לקבלת כתב התחייבות\nיש לפנות מראש.');
+    expect(clauseExcerpt('2. הכיסויים\n2.1 נזקי מים\n2.1.1 איתור נזילה\n2.2 אש', '2.1')).toBe('2.1 נזקי מים\n2.1.1 איתור נזילה');
+    expect(clauseExcerpt('טקסט בלי מספרים', '4')).toBe('טקסט בלי מספרים');
+    // A bare number at the start of a line is not taken for a clause.
+    expect(kept.lookup(0, '7')).toBeNull();
   });
 
   it('never resolves a chunk to itself', () => {

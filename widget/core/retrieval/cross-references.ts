@@ -74,6 +74,23 @@ export function findCrossReferences(text: string): CrossReference[] {
  * Resolves references against the clauses of each document. Per-document clause maps are built on
  * first use: a search resolves the references of its top k only, so most documents never need one.
  */
+/**
+ * The referenced clause's own text within its chunk: from the line that opens with its number, up
+ * to the next line opening a sibling or parent clause ("5.1 …" out of "5. … 5.1 … 5.2 …"). The
+ * whole chunk when no line opens with the number.
+ */
+export function clauseExcerpt(text: string, clause: string): string {
+  const lines = text.split('\n');
+  const number = clause.replace(/\(.*$/u, '');
+  const opens = (line: string, n: string) => new RegExp(`^\\s*${n.replace(/\./g, '\\.')}(?![\\d.])`, 'u').test(line);
+  const start = lines.findIndex((line) => opens(line, number));
+  if (start < 0) return text;
+  const next = /^\s*\d+(?:\.\d+)*\.?\s/u;
+  let end = start + 1;
+  while (end < lines.length && !(next.test(lines[end]) && !lines[end].trim().startsWith(`${number}.`))) end++;
+  return lines.slice(start, end).join('\n');
+}
+
 export class CrossReferenceResolver {
   private readonly chunks: readonly Chunk[];
   private byDoc: Map<number, number[]> | null = null;
@@ -92,6 +109,20 @@ export class CrossReferenceResolver {
     const bare = map.get(number);
     if (bare !== undefined) return bare;
     for (const [c, i] of map) if (c.startsWith(`${number}.`) || c.startsWith(`${number}(`)) return i;
+    return this.lineOpening(doc, number);
+  }
+
+  /**
+   * A sub-clause the chunker kept inside its parent's chunk ("5.1 לקבלת כתב התחייבות…" in the
+   * chunk of clause 5): the chunk with a line that opens with that number.
+   */
+  private lineOpening(doc: number, number: string): number | null {
+    // Only dotted numbers: a line opening with a bare "9" is as likely "9 ימים" as clause 9.
+    if (!/^\d+(?:\.\d+)+$/u.test(number)) return null;
+    const escaped = number.replace(/[.()]/g, '\\$&');
+    const opening = new RegExp(`(?:^|\\n)\\s*${escaped}(?![\\d.])`, 'u');
+    this.clauseMap(doc);
+    for (const i of this.byDoc?.get(doc) ?? []) if (opening.test(this.chunks[i].text)) return i;
     return null;
   }
 

@@ -10,7 +10,7 @@ import type { Chunk, IndexedDocument } from '../schema.ts';
 import { createOramaTokenizer } from '../tokenizer/index.ts';
 import { documentFrequencies, restoreBm25, searchBm25, type Bm25Database } from './bm25.ts';
 import { collapseTwins, type CollapsedHit } from './collapse.ts';
-import { CrossReferenceResolver } from './cross-references.ts';
+import { clauseExcerpt, CrossReferenceResolver } from './cross-references.ts';
 import { QueryExpander, type Expansion } from './expand.ts';
 import { LEXICON } from './lexicon.ts';
 import { fuseScores, type FusedHit } from './fuse.ts';
@@ -198,7 +198,7 @@ export class Retriever {
     this.resolver ??= new CrossReferenceResolver(this.index.chunks);
     return this.resolver.resolve(chunkIndex).map((r) => {
       const c = this.index.chunks[r.chunk];
-      return { clause: r.clause, chunkId: c.id, page: c.page, text: c.text };
+      return { clause: r.clause, chunkId: c.id, page: c.page, text: clauseExcerpt(c.text, r.clause) };
     });
   }
 
