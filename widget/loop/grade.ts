@@ -36,15 +36,17 @@ export const COVERAGE_WEIGHT = 0.75;
 /**
  * Minimum relevance for a passage to be kept (threshold grading). Calibrated on dev-v2 (109
  * answerable, 12 unanswerable; BM25 index of the whole corpus; extractive engine; the full loop
- * with its one broader retry), builder/eval/calibrate-grade.ts, 2026-11-22:
+ * with its one broader retry; ranked list 30 deep as evaluations score it),
+ * builder/eval/calibrate-grade.ts, 2026-11-23:
  *   threshold  refused answerable  refused unanswerable  answer cites a gold page  kept passages on a gold page
- *   0.30        1.8 %               0 %                  16.5 %                    11.9 % of 615
- *   0.35        5.5 %              25 %                  18.3 %                    14.1 % of 418
- *   0.375      12.8 %              50 %                  20.2 %                    17.0 % of 312
- *   0.40       22.0 %              50 %                  18.3 %                    19.6 % of 235
- * 0.375 refuses half the unanswerable questions for one answerable in eight, and its answers cite
- * a gold page most often. The unanswerable questions of dev-v2 are on-topic by construction (their
- * subject is insurance, their detail absent), so lexical grading separates them only partly.
+ *   0.35        2.8 %              25.0 %                18.3 %                    14.3 % of 420
+ *   0.3625      6.4 %              33.3 %                17.4 %                    15.8 % of 367
+ *   0.375      10.1 %              41.7 %                18.3 %                    17.3 % of 313
+ *   0.3875     16.5 %              50.0 %                18.3 %                    18.1 % of 277
+ *   0.40       21.1 %              50.0 %                16.5 %                    19.9 % of 236
+ * 0.375 refuses five of the twelve unanswerable questions for one answerable in ten. The
+ * unanswerable questions of dev-v2 are on-topic by construction (their subject is insurance,
+ * their detail absent), so lexical grading separates them only partly.
  */
 export const GRADE_MIN_RELEVANCE = 0.375;
 

@@ -14,7 +14,7 @@ import type { Answer, AnswerTimings, ChatTurn, Citation, Confidence } from '../a
 import { createError, isHarelError, throwIfAborted } from '../core/errors.ts';
 import type { Lang } from '../core/schema.ts';
 import type { AnswerEngine, GenerateResult, GradedPassage } from '../engines/engine.ts';
-import type { SearchRequest, SearchService } from '../search/search-service.ts';
+import type { ContextPassage, SearchRequest, SearchService } from '../search/search-service.ts';
 import { analyzeQuestion, type AnalyzedQuestion } from './analyze.ts';
 import { buildCitations, parseCitations, type ParsedCitations } from './citations.ts';
 import { confidenceTier, withCaveat } from './confidence.ts';
@@ -99,6 +99,8 @@ interface Context {
   analyzed?: AnalyzedQuestion;
   request?: SearchRequest;
   retrieved?: Retrieved;
+  /** The first search's whole ranked list: what evaluations score (a retry does not replace it). */
+  ranked?: ContextPassage[];
   domain: string | null;
   grade?: GradeResult;
   /** Every graded passage seen, for the closest clauses of a refusal. */
@@ -126,6 +128,7 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
   },
   async retrieve(ctx) {
     ctx.retrieved = await retrieve(ctx.deps.search, ctx.request!, ctx.options.signal);
+    ctx.ranked ??= ctx.retrieved.response.passages;
     ctx.timings.embed += ctx.retrieved.response.timings.embed;
     ctx.timings.search += ctx.retrieved.response.timings.search;
   },
@@ -241,7 +244,7 @@ export async function runAnswerLoop(input: LoopInput, deps: LoopDeps, options: L
     lang: ctx.analyzed!.lang,
     searchedQuery: ctx.analyzed!.searchQuery,
     searchMode: response.result.mode,
-    retrieved: rankedPassages(ctx.retrieved!.passages),
+    retrieved: rankedPassages(ctx.ranked ?? []),
     timings: ctx.timings,
   };
 }

@@ -6,8 +6,16 @@ import type { RankedPassage } from '../answer/types.ts';
 import { createError, isHarelError } from '../core/errors.ts';
 import type { ContextPassage, SearchRequest, SearchResponse, SearchService } from '../search/search-service.ts';
 
-/** Passages fetched for grading: more than the engine reads, so grading has something to reject. */
+/** Passages graded: more than the engine reads, so grading has something to reject. */
 export const RETRIEVE_K = 10;
+
+/**
+ * Depth of the ranked list the search returns and evaluations score: three chunks a passage
+ * graded, so the list spans about ten distinct pages (page hit@10 needs them) — the depth
+ * `harel-builder eval` asks for (k × 3). The retriever's candidate pool grows with k, so the same
+ * depth is also what makes the widget's ranking and the Node eval's the same.
+ */
+export const RANKED_K = RETRIEVE_K * 3;
 
 export interface Retrieved {
   request: SearchRequest;
@@ -16,7 +24,8 @@ export interface Retrieved {
 }
 
 export async function retrieve(search: SearchService, request: SearchRequest, signal?: AbortSignal): Promise<Retrieved> {
-  const full = { k: RETRIEVE_K, ...request };
+  const graded = request.k ?? RETRIEVE_K;
+  const full = { ...request, k: Math.max(RANKED_K, graded) };
   let response: SearchResponse;
   try {
     response = await search.search(full, signal);
@@ -25,7 +34,7 @@ export async function retrieve(search: SearchService, request: SearchRequest, si
     throw error;
   }
   if (signal?.aborted) throw createError('ABORTED');
-  return { request: full, response, passages: response.passages };
+  return { request: full, response, passages: response.passages.slice(0, graded) };
 }
 
 /** The ranked list as evaluations score it. */
