@@ -33,7 +33,7 @@ export interface AnswerMetrics {
   latency: { p50: number; p95: number; max: number };
 }
 
-function citesGold(answer: Answer, facts: readonly SourceRef[][], aliases: ReadonlyMap<string, string>): boolean {
+export function citesGold(answer: Answer, facts: readonly SourceRef[][], aliases: ReadonlyMap<string, string>): boolean {
   const canonical = (file: string) => aliases.get(file) ?? file;
   const gold = facts.flat();
   return answer.citations.some((c) =>

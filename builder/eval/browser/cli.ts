@@ -1,54 +1,84 @@
 /**
- * `npm run eval:browser -- --index <dir> --questions <file> [--limit n] [--out <dir>]`: the
- * widget's answers on real questions, measured in Chromium. Writes report.json.
+ * `npm run eval:browser -- --index <dir> --questions <file> [--engine extractive|llm] [--limit n]
+ * [--k 10] [--out <dir>] [--compare <old report.json>] [--judge <cmd>]`: the widget's answers on
+ * real questions, measured in Chromium. Writes report.json and report.html.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { positiveInt } from '../../cli/args.ts';
 import { loadQuestions } from '../questions.ts';
-import { aliasMap } from '../run-eval.ts';
+import { aliasMap, twinLookup } from '../run-eval.ts';
 import { readIndexFolder } from '../../read-index-folder.ts';
-import { scoreAnswers } from './answer-metrics.ts';
+import { pageTexts } from './citation-validity.ts';
+import { compareReports, formatComparison } from './compare.ts';
+import { formatSummary } from './format-summary.ts';
+import { runJudge } from './judge.ts';
+import { buildReport, type BrowserReport } from './report.ts';
+import { renderHtml } from './html/render-html.ts';
 import { runBrowserEval } from './run-browser-eval.ts';
+import { scoreQuestion } from './score-question.ts';
 
+const USAGE =
+  'usage: npm run eval:browser -- --index <dir> --questions <file> [--engine extractive|llm] [--limit n] [--k 10] [--out <dir>] [--compare <report.json>] [--judge <cmd>] [--port n]\n';
 const { values } = parseArgs({
   args: process.argv.slice(2),
   options: {
     index: { type: 'string' },
     questions: { type: 'string', multiple: true },
+    engine: { type: 'string' },
     limit: { type: 'string' },
+    k: { type: 'string' },
     out: { type: 'string' },
+    compare: { type: 'string' },
+    judge: { type: 'string' },
     port: { type: 'string' },
   },
 });
-if (!values.index || !values.questions?.length) {
-  process.stderr.write('usage: npm run eval:browser -- --index <dir> --questions <file> [--limit n] [--out <dir>]\n');
+const engine = values.engine ?? 'extractive';
+if (!values.index || !values.questions?.length || (engine !== 'extractive' && engine !== 'llm')) {
+  process.stderr.write(USAGE);
   process.exit(2);
 }
 let questions = (await Promise.all(values.questions.map((f) => loadQuestions(f)))).flat();
 if (values.limit) questions = questions.slice(0, positiveInt(values.limit, '--limit', questions.length));
+const k = positiveInt(values.k, '--k', 10);
 const index = await readIndexFolder(resolve(values.index));
 const run = await runBrowserEval({
   indexDir: values.index,
   questions,
-  port: values.port ? Number(values.port) : undefined,
+  mode: engine,
+  port: values.port ? positiveInt(values.port, '--port', 4290) : undefined,
   onProgress: (done, total, r) =>
     process.stderr.write(`\r${done}/${total} ${r.error ? `error ${r.error}` : r.answer!.refused ? 'refused' : 'answered'}        `),
 });
 process.stderr.write('\n');
-const metrics = scoreAnswers(run.records, questions, aliasMap(index.documents));
-const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-process.stdout.write(
-  [
-    `index ${run.index.buildId}: ${run.index.chunkCount} chunks, search ${run.index.searchMode}; load cold ${run.indexLoad.cold} ms, warm ${run.indexLoad.warm} ms`,
-    `questions ${metrics.questions} (answerable ${metrics.answerable}, unanswerable ${metrics.unanswerable}, errors ${metrics.errors})`,
-    `answer cites a gold page: ${pct(metrics.citationHitRate)} of answered, ${pct(metrics.citationHitRateAll)} of answerable (closest clauses included)`,
-    `refusals: ${pct(metrics.falseRefusalRate)} of answerable, ${pct(metrics.unanswerableRefusalRate)} of unanswerable`,
-    `timings.total p50 ${metrics.latency.p50.toFixed(0)} ms, p95 ${metrics.latency.p95.toFixed(0)} ms`,
-  ].join('\n') + '\n',
+const ctx = { k, pages: pageTexts(index.documents, index.chunks), aliases: aliasMap(index.documents), twins: twinLookup(index.documents, index.chunks) };
+const scored = run.records.map((r, i) => scoreQuestion(r, questions[i], ctx));
+if (values.judge) {
+  for (const s of scored) {
+    if (s.text !== null) s.judge = runJudge(values.judge, { question: s.question, answer: s.text, reference: s.reference });
+  }
+}
+const report: BrowserReport = buildReport(
+  {
+    createdAt: new Date().toISOString(),
+    engine,
+    k,
+    questionFiles: values.questions.map((f) => basename(f)),
+    index: run.index,
+    indexLoad: run.indexLoad,
+    judge: values.judge ?? null,
+  },
+  scored,
 );
+process.stdout.write(formatSummary(report) + '\n');
+if (values.compare) {
+  report.comparison = compareReports(JSON.parse(readFileSync(values.compare, 'utf8')) as BrowserReport, report);
+  process.stdout.write(`\ncompared with ${values.compare}\n${formatComparison(report.comparison)}\n`);
+}
 const out = resolve(values.out ?? '.tmp/eval-browser');
 mkdirSync(out, { recursive: true });
-writeFileSync(join(out, 'report.json'), JSON.stringify({ metrics, indexLoad: run.indexLoad, index: run.index, records: run.records }, null, 1));
-process.stderr.write(`report: ${join(out, 'report.json')}\n`);
+writeFileSync(join(out, 'report.json'), JSON.stringify(report, null, 1));
+writeFileSync(join(out, 'report.html'), renderHtml(report));
+process.stderr.write(`report: ${join(out, 'report.html')} (and report.json)\n`);
