@@ -1,13 +1,43 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
+import { drawIcon, ICONS, webManifest } from './demo/pwa/icons.ts';
+import { chunkName, copyOrtRuntime, keepOrtWasmExternal } from './vite.widget.config.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.json': 'application/json',
   '.gz': 'application/octet-stream',
   '.wasm': 'application/wasm',
   '.mjs': 'text/javascript',
+  '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
 };
+
+/**
+ * The web app manifest and its icons, drawn at build time (demo/pwa/icons.ts): emitted into the
+ * build, and served by the dev server so the page links the same URLs in both.
+ */
+function pwaAssets(): Plugin {
+  const files = () => [
+    { fileName: 'manifest.webmanifest', source: JSON.stringify(webManifest(), null, 2) },
+    ...ICONS.map((icon) => ({ fileName: icon.file, source: drawIcon(icon.size, icon.purpose === 'maskable') })),
+  ];
+  return {
+    name: 'harel-pwa-assets',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const path = (req.url ?? '').split('?')[0].slice(1);
+        const file = path === 'manifest.webmanifest' || path.startsWith('icons/') ? files().find((f) => f.fileName === path) : undefined;
+        if (!file) return next();
+        res.setHeader('Content-Type', CONTENT_TYPES[extname(path)]);
+        res.end(file.source);
+      });
+    },
+    generateBundle() {
+      for (const file of files()) this.emitFile({ type: 'asset', ...file });
+    },
+  };
+}
 
 /**
  * Serves an index folder at /index/ (the demo's default `index` attribute). The folder comes
@@ -59,7 +89,12 @@ function serveFolder(prefix: string, folder: () => string): Plugin {
 
 export default defineConfig({
   root: 'demo',
+  publicDir: false,
   plugins: [
+    pwaAssets(),
+    keepOrtWasmExternal(),
+    // widget/assets.ts finds ort/ beside the chunk that holds it: assets/ in this build.
+    copyOrtRuntime('assets/ort'),
     serveIndex(),
     serveFolder('/ort/', () => 'node_modules/onnxruntime-web/dist'),
     serveFolder('/models/', () => process.env.HAREL_MODEL_DIR ?? 'tests/fixtures/.generated'),
@@ -67,5 +102,23 @@ export default defineConfig({
   // HAREL_NO_HMR: the browser tests' server. An edit to a source file while they run must not
   // reload the page under a test.
   server: { fs: { allow: [resolve('.')] }, hmr: process.env.HAREL_NO_HMR ? false : undefined },
+  // `npm run build` (demo/scripts/build-site.ts) adds the index, the test embedder, the widget
+  // bundle and the service worker to what this writes.
+  build: {
+    outDir: resolve('dist'),
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 8000,
+    rollupOptions: {
+      input: { main: resolve('demo/index.html'), search: resolve('demo/search.html') },
+      // web-llm's chunks get a recognisable name: the service worker leaves them out of its precache.
+      output: { chunkFileNames: chunkName('assets/') },
+    },
+  },
+  worker: {
+    format: 'es',
+    plugins: () => [keepOrtWasmExternal()],
+    rollupOptions: { output: { entryFileNames: 'assets/[name]-[hash].js', chunkFileNames: 'assets/[name]-[hash].js' } },
+  },
   optimizeDeps: { exclude: ['@huggingface/transformers', 'onnxruntime-web'] },
 });

@@ -11,8 +11,11 @@ import { ORT_WASM_FILES } from './widget/embed/model-location.ts';
 
 export const WIDGET_OUT_DIR = 'dist/widget';
 
-/** The two files transformers.js's onnxruntime asks for; widget/assets.ts points at them. */
-function copyOrtRuntime(): Plugin {
+/**
+ * The two files transformers.js's onnxruntime asks for; widget/assets.ts points at them (`ort/`
+ * beside the module that holds it: the bundle's folder here, assets/ in the demo's app build).
+ */
+export function copyOrtRuntime(folder = 'ort'): Plugin {
   let outDir = WIDGET_OUT_DIR;
   return {
     name: 'harel-copy-ort-runtime',
@@ -22,7 +25,7 @@ function copyOrtRuntime(): Plugin {
     },
     writeBundle() {
       const from = resolve('node_modules/onnxruntime-web/dist');
-      const to = join(outDir, 'ort');
+      const to = join(outDir, folder);
       mkdirSync(to, { recursive: true });
       for (const file of Object.values(ORT_WASM_FILES)) copyFileSync(join(from, file), join(to, file));
     },
@@ -35,7 +38,7 @@ function copyOrtRuntime(): Plugin {
  * passes wasmPaths, so the fallback is never fetched; a non-literal first argument makes Vite
  * leave it alone.
  */
-function keepOrtWasmExternal(): Plugin {
+export function keepOrtWasmExternal(): Plugin {
   return {
     name: 'harel-keep-ort-wasm-external',
     enforce: 'pre',
@@ -51,10 +54,12 @@ function keepOrtWasmExternal(): Plugin {
  * Chunk names a site owner can read: web-llm's entry is an anonymous lib/index.js, and the code the
  * element shares with the lazy LLM engine would otherwise take the name of one of its modules.
  */
-const chunkName = (chunk: { name: string; moduleIds: string[]; isDynamicEntry: boolean }) => {
-  if (chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-llm'))) return 'web-llm-[hash].js';
-  return chunk.isDynamicEntry ? '[name]-[hash].js' : 'harel-chat-shared-[hash].js';
-};
+export const chunkName =
+  (dir = '') =>
+  (chunk: { name: string; moduleIds: string[]; isDynamicEntry: boolean }): string => {
+    if (chunk.moduleIds.some((id) => id.includes('@mlc-ai/web-llm'))) return `${dir}web-llm-[hash].js`;
+    return chunk.isDynamicEntry ? `${dir}[name]-[hash].js` : `${dir}harel-chat-shared-[hash].js`;
+  };
 
 export default defineConfig({
   // Relative base: chunks and workers are found from the importing module's URL, not the page's.
@@ -77,7 +82,7 @@ export default defineConfig({
         // Library mode keeps ES output's whitespace (for a later bundler); a site serves these files as they are.
         minify: true,
         // Flat: widget/assets.ts resolves ort/ against the module it ends up in.
-        chunkFileNames: chunkName,
+        chunkFileNames: chunkName(),
         assetFileNames: '[name]-[hash][extname]',
       },
     },

@@ -3,6 +3,7 @@
  * tester point it elsewhere without editing the page: ?index=<manifest URL>, ?lang=he|en,
  * ?mode=auto|llm|extractive, ?model-base=<folder>.
  */
+import { Workbox } from 'workbox-window';
 import '../widget/index.ts';
 
 const chat = document.querySelector('harel-chat')!;
@@ -31,3 +32,24 @@ for (const button of document.querySelectorAll<HTMLButtonElement>('nav button'))
   button.addEventListener('click', () => setLanguage(button.dataset.lang as 'he' | 'en'));
 }
 setLanguage(params.get('lang') === 'en' ? 'en' : 'he');
+
+/**
+ * The production build is an installable, offline app (demo/sw.ts). A new version — new code or a
+ * new index build — installs in the background and waits; the banner offers the reload that
+ * switches to it. The dev server registers nothing: a service worker would serve stale modules.
+ */
+function registerServiceWorker(): void {
+  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  const wb = new Workbox('/sw.js');
+  const banner = document.getElementById('update')!;
+  wb.addEventListener('waiting', () => {
+    banner.hidden = false;
+    document.getElementById('update-reload')!.onclick = () => {
+      // Reload only once the new worker controls the page, or the old one would serve it again.
+      wb.addEventListener('controlling', () => location.reload());
+      wb.messageSkipWaiting();
+    };
+  });
+  void wb.register();
+}
+registerServiceWorker();

@@ -33,7 +33,7 @@ test('the Node eval and the browser eval agree on retrieval', async () => {
   const ctx = { k: node.k, pages: pageTexts(index.documents, index.chunks), aliases: aliasMap(index.documents), twins: twinLookup(index.documents, index.chunks) };
   const scored = run.records.map((r, i) => scoreQuestion(r, questions[i], ctx));
   expect(scored.filter((s) => s.error)).toEqual([]);
-  expect(run.index.searchMode).toBe(node.mode);
+  expect(run.index.searchMode, `embedder: ${run.index.embedderError}`).toBe(node.mode);
 
   // Per question first, so a failure names the question that ranks differently.
   const ranks = (r: { id: string; fileRank: number | null; pageRank: number | null; fileRankLenient: number | null; pageRankLenient: number | null }) =>

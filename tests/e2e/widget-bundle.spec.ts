@@ -10,8 +10,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
+import { buildWidgetBundle } from '../support/build-widget.ts';
 import { expect, test } from '@playwright/test';
-import { build } from 'vite';
 import { ORT_WASM_FILES } from '../../widget/embed/model-location.ts';
 
 /**
@@ -55,7 +55,7 @@ function mount(prefix: string, folder: string) {
 test.beforeAll(async () => {
   test.setTimeout(60_000);
   outDir = mkdtempSync(join(tmpdir(), 'harel-widget-'));
-  await build({ configFile: resolve('vite.widget.config.ts'), logLevel: 'warn', build: { outDir } });
+  await buildWidgetBundle(outDir);
   const mounts = [
     mount(BUNDLE_PATH, outDir),
     mount('/index/', 'demo/.generated/index'),

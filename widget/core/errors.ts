@@ -47,6 +47,8 @@ const MESSAGES = {
     `Not enough browser storage to keep the index (${reason}): it is kept in memory for this visit and downloaded again next time. Free up space or allow this site more storage.`,
   INDEX_DOWNLOAD_FAILED: (file: string, reason: string) =>
     `Could not download index file ${file} (${reason}). Check the connection and that the index URL serves this build.`,
+  WORKER_BLOCKED: (script: string, reason: string) =>
+    `The browser refused to start the worker ${script} (${reason}). A page that loads the widget from another origin must allow blob: workers in its Content-Security-Policy (worker-src blob:), and the widget's host must send CORS headers.`,
   EMBEDDER_UNAVAILABLE: (model: string, reason: string) =>
     `The query embedder "${model}" could not be loaded (${reason}); search runs on words only (BM25). Check the model-base setting and that its files are served.`,
   // CLI and evaluation

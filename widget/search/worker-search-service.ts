@@ -2,7 +2,7 @@
  * The page's side of the search worker: a SearchService whose calls become messages by id.
  * Aborting a call rejects it at once and tells the worker to stop; errors come back as HarelErrors.
  */
-import { defaultWasmPaths } from '../assets.ts';
+import { defaultWasmPaths, ModuleWorker } from '../assets.ts';
 import { createError, HarelError } from '../core/errors.ts';
 import type { Progress } from '../core/schema.ts';
 import type { IndexLoadInfo, SearchWorkerRequest, SearchWorkerResponse, SerializedError } from '../workers/search-protocol.ts';
@@ -18,12 +18,19 @@ type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K>
 
 const toError = (e: SerializedError) => new HarelError(e.code, e.message);
 
+function searchWorker(): Worker {
+  // Vite finds the worker by this exact `new Worker(new URL(…))` pattern; the local name starts it
+  // through a same-origin shim when the bundle is on another origin (widget/assets.ts).
+  const Worker = ModuleWorker;
+  return new Worker(new URL('../workers/search-worker.ts', import.meta.url), { type: 'module' });
+}
+
 export class WorkerSearchService implements SearchService {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
 
-  constructor(private readonly createWorker: () => Worker = () => new Worker(new URL('../workers/search-worker.ts', import.meta.url), { type: 'module' })) {}
+  constructor(private readonly createWorker: () => Worker = searchWorker) {}
 
   load(options: LoadIndexOptions): Promise<IndexLoadInfo> {
     const base = globalThis.document?.baseURI ?? globalThis.location?.href ?? options.manifestUrl;

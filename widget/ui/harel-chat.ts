@@ -82,6 +82,7 @@ export class HarelChatElement extends LitElement {
   private draft = '';
   private announcement = '';
   private copiedTurn: number | null = null;
+  private storageUsage: { used: number; quota: number; persisted: boolean } | null = null;
 
   constructor() {
     super();
@@ -205,6 +206,7 @@ export class HarelChatElement extends LitElement {
         };
         this.emit('harel-chat:ready', detail);
         if (info.indexError) this.emit('harel-chat:error', info.indexError);
+        void this.reportStorage(info);
         void this.afterReady(session);
       })
       .catch((error: HarelError) => {
@@ -219,6 +221,19 @@ export class HarelChatElement extends LitElement {
     this.llmSupport = await probeLlmSupport(this.model || DEFAULT_MODEL, { allowSoftware: this.mode === 'llm' });
     if (!this.llmSupport.ok) session.setModelUnavailable(this.llmSupport.reason, this.llmSupport.detail);
     else if (this.mode === 'llm') await this.loadModel();
+    this.requestUpdate();
+  }
+
+  /**
+   * Once the index is stored, asks the browser not to evict it under storage pressure (an offline
+   * visitor would lose it) and shows the origin's usage against its quota. Both are best effort.
+   */
+  private async reportStorage(info: IndexInfo): Promise<void> {
+    const storage = globalThis.navigator?.storage;
+    if (!storage?.estimate) return;
+    const persisted = info.storageWarning ? false : await storage.persist?.().catch(() => false);
+    const estimate = await storage.estimate().catch((): StorageEstimate => ({}));
+    this.storageUsage = { used: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted: persisted ?? false };
     this.requestUpdate();
   }
 
@@ -338,7 +353,10 @@ export class HarelChatElement extends LitElement {
       ${info.indexError
         ? html`<div class="stale" data-code=${info.indexError.code}>${s.staleIndex} [${info.indexError.code}] <span dir="ltr">${info.indexError.message}</span></div>`
         : nothing}
-      ${warnings.map((w) => html`<div dir="auto">${w}</div>`)}</div>`;
+      ${warnings.map((w) => html`<div dir="auto">${w}</div>`)}
+      ${this.storageUsage?.quota
+        ? html`<div part="storage" data-persisted=${this.storageUsage.persisted}>${s.storage(formatBytes(this.storageUsage.used), formatBytes(this.storageUsage.quota))}${this.storageUsage.persisted ? ` · ${s.storagePersisted}` : ''}</div>`
+        : nothing}</div>`;
   }
 
   private renderModelControls(ui: Lang): TemplateResult | typeof nothing {

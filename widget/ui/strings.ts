@@ -48,6 +48,7 @@ export const UI_STRINGS = {
     you: 'אתם',
     assistant: 'העוזר',
     storage: (used: string, quota: string) => `אחסון: ${used} מתוך ${quota}`,
+    storagePersisted: 'שמור במכשיר לשימוש גם ללא רשת',
     staleIndex: 'הגרסה החדשה של המסמכים לא נטענה, ולכן העוזר עונה מהגרסה השמורה במכשיר.',
   },
   en: {
@@ -93,6 +94,7 @@ export const UI_STRINGS = {
     you: 'You',
     assistant: 'Assistant',
     storage: (used: string, quota: string) => `Storage: ${used} of ${quota}`,
+    storagePersisted: 'kept on this device for offline use',
     staleIndex: 'The new version of the documents could not be loaded, so answers come from the version stored on this device.',
   },
 } as const;

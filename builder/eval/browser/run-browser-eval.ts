@@ -31,6 +31,8 @@ export async function runBrowserEval(options: BrowserEvalOptions): Promise<Brows
   process.env.HAREL_INDEX_DIR = resolve(options.indexDir);
   // An edited source file must not reload the page in the middle of a run.
   process.env.HAREL_NO_HMR = '1';
+  // A dev server: a vite build() earlier in this process (a test's) leaves NODE_ENV at production.
+  process.env.NODE_ENV = 'development';
   const port = options.port ?? 4290;
   const server = await createServer({ configFile: resolve('vite.config.ts'), logLevel: 'error', server: { port, strictPort: true } });
   await server.listen();

@@ -5,6 +5,7 @@
  * caller's signal cancels it at any point by ending the worker.
  */
 import type { AppConfig, ChatCompletionMessageParam, WebWorkerMLCEngine } from '@mlc-ai/web-llm';
+import { ModuleWorker } from '../../assets.ts';
 import { createError, type HarelError } from '../../core/errors.ts';
 import type { ContextPassage } from '../../search/search-service.ts';
 import type { AnswerEngine, GenerateRequest, GenerateResult } from '../engine.ts';
@@ -203,6 +204,8 @@ function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined, modelId
 }
 
 function defaultWorker(): Worker {
+  // See widget/assets.ts: the pattern Vite bundles, started cross-origin through a blob: shim.
+  const Worker = ModuleWorker;
   return new Worker(new URL('./llm-worker.ts', import.meta.url), { type: 'module', name: 'harel-llm' });
 }
 

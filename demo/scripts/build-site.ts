@@ -1,0 +1,123 @@
+/**
+ * `npm run build`: writes dist/ — the demo as a production PWA and the widget for site owners:
+ *
+ *   dist/index.html, search.html, assets/   the demo app (widget bundled in), assets/ort/ its runtime
+ *   dist/manifest.webmanifest, icons/       the web app manifest and the icons drawn at build time
+ *   dist/sw.js                              the Workbox service worker (demo/sw.ts + precache list)
+ *   dist/index/                             the demo corpus's index (demo/.generated/index)
+ *   dist/models/fixture/tiny-embedder/      the TEST embedder, a fixture, not E5: the demo's index
+ *                                           is embedded with it so search is hybrid offline
+ *   dist/widget/                            `npm run build:widget`'s folder, for other sites
+ *
+ * The index and the embedder are built by `npm run demo:prepare` first when missing.
+ */
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'vite';
+import { FIXTURE_EMBEDDER } from '../../builder/embed/defaults.ts';
+import { DEMO_PATHS, prepareDemo } from './prepare-demo.ts';
+
+const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
+
+export interface BuildSiteOptions {
+  outDir?: string;
+  /** The index folder to publish; default the demo's. */
+  indexDir?: string;
+  quiet?: boolean;
+}
+
+export async function buildSite(options: BuildSiteOptions = {}): Promise<string> {
+  const outDir = resolve(options.outDir ?? root('dist'));
+  const logLevel = options.quiet ? 'warn' : 'info';
+  const embedderDir = join(DEMO_PATHS.modelDir, FIXTURE_EMBEDDER);
+  if (!options.indexDir && (!existsSync(join(DEMO_PATHS.index, 'manifest.json')) || !existsSync(embedderDir))) {
+    await prepareDemo({ quiet: options.quiet });
+  }
+  await build({ configFile: root('vite.config.ts'), logLevel, build: { outDir, emptyOutDir: true } });
+  await build({ configFile: root('vite.widget.config.ts'), logLevel, build: { outDir: join(outDir, 'widget'), emptyOutDir: true } });
+  cpSync(embedderDir, join(outDir, 'models', FIXTURE_EMBEDDER), { recursive: true });
+  publishIndex(outDir, options.indexDir ?? DEMO_PATHS.index);
+  await writeServiceWorker(outDir, { quiet: options.quiet });
+  return outDir;
+}
+
+/** Replaces the index a build serves (the service worker must be written again after it). */
+export function publishIndex(outDir: string, indexDir: string): void {
+  rmSync(join(outDir, 'index'), { recursive: true, force: true });
+  cpSync(indexDir, join(outDir, 'index'), { recursive: true });
+}
+
+const MB = 1024 * 1024;
+
+/**
+ * What the service worker precaches: the pages, the demo's code and workers, onnxruntime's runtime,
+ * the icons and the index. Left out: web-llm's library (6 MB for the page, 6 MB for its worker),
+ * cached at runtime only for visitors who load the model; dist/widget/ (for other sites) and
+ * dist/models/ (transformers.js caches the embedder itself).
+ */
+const PRECACHE = (path: string) =>
+  /^(index\.html|search\.html|manifest\.webmanifest|icons\/.+\.png|assets\/.+|index\/.+)$/.test(path) &&
+  !/^assets\/(web-llm|llm-worker)-[^/]+\.js$/.test(path);
+/** Vite's content hash already versions these: no revision needed. */
+const HASHED = /^assets\/.+-[\w-]{8}\.js$/;
+
+function listFiles(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .sort();
+}
+
+/**
+ * Bundles demo/sw.ts (Workbox's precaching, routing and strategies modules) and writes the
+ * precache list of what `outDir` holds now in place of `self.__WB_MANIFEST` — what workbox-build's
+ * injectManifest does. Not workbox-build itself: it pulls in rollup, babel and terser (Vite already
+ * bundles here), and its rollup's platform packages leave package-lock.json unusable by `npm ci`
+ * (measured with npm 11). Any change to a precached file changes sw.js, which is how browsers
+ * learn of a new version — new code or a new index build.
+ */
+export async function writeServiceWorker(outDir: string, options: { quiet?: boolean } = {}): Promise<{ count: number; size: number }> {
+  const tmp = mkdtempSync(join(tmpdir(), 'harel-sw-'));
+  try {
+    await build({
+      configFile: false,
+      publicDir: false,
+      logLevel: options.quiet ? 'warn' : 'info',
+      // Workbox's modules branch on NODE_ENV (development logging); library builds leave it unset.
+      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+      build: {
+        outDir: tmp,
+        emptyOutDir: false,
+        target: 'es2022',
+        minify: true,
+        lib: { entry: root('demo/sw.ts'), formats: ['iife'], name: 'harelServiceWorker', fileName: () => 'sw.js' },
+      },
+    });
+    const source = readFileSync(join(tmp, 'sw.js'), 'utf8');
+    if (source.split('self.__WB_MANIFEST').length !== 2) {
+      throw new Error('demo/sw.ts must read self.__WB_MANIFEST exactly once: the precache list replaces it.');
+    }
+    let size = 0;
+    const entries = listFiles(outDir)
+      .filter(PRECACHE)
+      .map((url) => {
+        const bytes = readFileSync(join(outDir, url));
+        size += bytes.length;
+        return { url, revision: HASHED.test(url) ? null : createHash('sha256').update(bytes).digest('hex').slice(0, 32) };
+      });
+    writeFileSync(join(outDir, 'sw.js'), source.replace('self.__WB_MANIFEST', JSON.stringify(entries)));
+    if (!options.quiet) process.stderr.write(`service worker: ${entries.length} files precached (${(size / MB).toFixed(1)} MB)\n`);
+    return { count: entries.length, size };
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const started = Date.now();
+  const outDir = await buildSite();
+  process.stderr.write(`built ${outDir} in ${((Date.now() - started) / 1000).toFixed(1)} s; serve it with npm run preview\n`);
+}

@@ -1,0 +1,97 @@
+/**
+ * `npm run preview [-- --dir <folder>]`: serves the production build (default dist/) on $PORT
+ * (default 4173) — or any folder, such as a site with the widget copied in. A plain static server
+ * with the types the widget needs: `.wasm` as application/wasm (streaming compilation), `.mjs` as
+ * JavaScript, and the index's `.gz` files as application/octet-stream *without* Content-Encoding
+ * (the widget verifies their sha256 before it inflates them). Every response allows CORS, so
+ * another origin can load the widget, its workers and the index from here, as from a CDN.
+ */
+import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+export const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.wasm': 'application/wasm',
+  '.png': 'image/png',
+  '.svg': 'image/svg+xml',
+  '.pdf': 'application/pdf',
+  '.gz': 'application/octet-stream',
+  '.onnx': 'application/octet-stream',
+  '.bin': 'application/octet-stream',
+};
+
+export interface StaticServerOptions {
+  /** The folder served; a function so a test can publish a new build under a running server. */
+  root: string | (() => string);
+  port?: number;
+  host?: string;
+  /** Extra headers for every response (a test's Content-Security-Policy). */
+  headers?: Record<string, string>;
+  /** Answers a path before the files (a test's own page); return false to fall through. */
+  handle?: (path: string, res: import('node:http').ServerResponse) => boolean;
+  onRequest?: (path: string) => void;
+}
+
+export async function startStaticServer(options: StaticServerOptions): Promise<{ server: Server; origin: string; close(): Promise<void> }> {
+  const rootOf = typeof options.root === 'function' ? options.root : () => options.root as string;
+  const server = createServer((req, res) => {
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    } catch {
+      res.statusCode = 400;
+      res.end();
+      return;
+    }
+    options.onRequest?.(path);
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
+    if (options.handle?.(path, res)) return;
+    const dir = resolve(rootOf());
+    let file = resolve(join(dir, path));
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!(file === dir || file.startsWith(dir + sep)) || !existsSync(file) || !statSync(file).isFile()) {
+      res.statusCode = 404;
+      res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      res.end(`not found: ${path}\n`);
+      return;
+    }
+    res.setHeader('Content-Type', CONTENT_TYPES[extname(file)] ?? 'application/octet-stream');
+    res.setHeader('Content-Length', statSync(file).size);
+    // Hashed assets never change; everything else (pages, sw.js, the index) is revalidated so a
+    // new build is seen at once.
+    res.setHeader('Cache-Control', /[\\/]assets[\\/].+-[\w-]{8}\.js$/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
+    createReadStream(file).pipe(res);
+  });
+  const host = options.host ?? 'localhost';
+  await new Promise<void>((ready, fail) => {
+    server.once('error', fail);
+    server.listen(options.port ?? 0, host, ready);
+  });
+  const origin = `http://${host}:${(server.address() as AddressInfo).port}`;
+  return { server, origin, close: () => new Promise<void>((done) => server.close(() => done())) };
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const { values } = parseArgs({ args: process.argv.slice(2), options: { dir: { type: 'string' }, host: { type: 'string' } } });
+  const root = resolve(values.dir ?? 'dist');
+  if (!existsSync(root)) {
+    process.stderr.write(`${root} does not exist: run npm run build first (or pass --dir <folder>).\n`);
+    process.exit(1);
+  }
+  const { origin } = await startStaticServer({ root, port: Number(process.env.PORT ?? 4173), host: values.host ?? 'localhost' });
+  process.stderr.write(`serving ${root} at ${origin}/\n`);
+}

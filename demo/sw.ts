@@ -1,0 +1,65 @@
+/**
+ * The demo's service worker: Workbox's modules, bundled by demo/scripts/build-site.ts, which also
+ * writes the precache list of the build in place of self.__WB_MANIFEST (the injectManifest way).
+ * Not generateSW: it registers the precache route first, so a precached index file would always
+ * win over the network and a new index build would be checked against the old files. Here the
+ * index's routes come first and the precache is only their offline fallback.
+ *
+ * What is cached where:
+ * - precache (revisioned at build time): the pages, the widget's code, its workers, onnxruntime's
+ *   wasm, the icons and the index files of this build;
+ * - `harel-index-manifest`: the index's manifest.json, network first, so a new build is seen the
+ *   moment it is published and the last one seen is used offline;
+ * - the embedder's files under /models/ are NOT cached here: transformers.js already keeps every
+ *   model file it fetches in its own Cache Storage (`transformers-cache`, cache first, measured in
+ *   tests/e2e/pwa.spec.ts), on any site, with or without a service worker; a route here would
+ *   store a second copy (118 MB for E5);
+ * - `harel-llm-code`: the web-llm library chunks, cache first, and only once the model is loaded.
+ * The language model's weights are not touched either: web-llm keeps them in its own cache, and a second
+ * copy here would double the largest download on the device.
+ */
+/// <reference lib="webworker" />
+import { clientsClaim } from 'workbox-core';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { CacheFirst, NetworkFirst, NetworkOnly } from 'workbox-strategies';
+import type { WorkboxPlugin } from 'workbox-core/types.js';
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null } | string> };
+
+const sameOrigin = (url: URL) => url.origin === self.location.origin;
+const isIndexFile = (url: URL) => sameOrigin(url) && url.pathname.startsWith('/index/');
+
+/** When the network fails, answer from this build's precached copy. */
+const precacheFallback: WorkboxPlugin = {
+  handlerDidError: async ({ request }) => (await matchPrecache(request.url)) ?? undefined,
+};
+
+// The manifest decides which build the widget loads: always asked of the network first (a slow
+// network gives up after 4 s, e.g. on a train), then the last one seen, then this build's.
+registerRoute(
+  ({ url }) => isIndexFile(url) && url.pathname.endsWith('/manifest.json'),
+  new NetworkFirst({ cacheName: 'harel-index-manifest', networkTimeoutSeconds: 4, plugins: [precacheFallback] }),
+);
+// The index's other files keep their names across builds, so the precached copy may belong to an
+// older build than the manifest just fetched: the network first, the precache only offline. The
+// widget keeps the verified build in IndexedDB, so these are fetched only for a build it lacks.
+registerRoute(({ url }) => isIndexFile(url), new NetworkOnly({ plugins: [precacheFallback] }));
+
+registerRoute(
+  ({ url }) => sameOrigin(url) && /^\/assets\/(web-llm|llm-worker)-[^/]+\.js$/.test(url.pathname),
+  new CacheFirst({ cacheName: 'harel-llm-code' }),
+);
+
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+// The page with any query (?lang=en, ?mode=…) is the same precached page.
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { allowlist: [/^\/(index\.html)?$/] }));
+
+// A new version waits until the page asks (the "reload" button, workbox-window's
+// messageSkipWaiting): the open page keeps the code and index it started with.
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+// The first install takes the open page at once, so it works offline without a reload.
+clientsClaim();

@@ -1,0 +1,119 @@
+/**
+ * The widget loaded from another origin, as from a CDN: a page on http://127.0.0.1:<B> with a
+ * strict Content-Security-Policy loads `harel-chat.js`, the index and the self-hosted test
+ * embedder from http://localhost:<A> (the preview server, which sends CORS headers). The workers
+ * cannot start from A's URL directly, so the widget starts them through a same-origin blob:
+ * module (widget/assets.ts); the chunks, onnxruntime's runtime and the models must still come
+ * from A, and nothing may go anywhere else. The CSP is the one the README documents, measured here:
+ * each directive removed in turn breaks the widget (or its hybrid search).
+ */
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { buildWidgetBundle } from '../support/build-widget.ts';
+import { expect, test, type Page } from '@playwright/test';
+import { FIXTURE_EMBEDDER } from '../../builder/embed/defaults.ts';
+import { DEMO_PATHS } from '../../demo/scripts/prepare-demo.ts';
+import { startStaticServer } from '../../demo/scripts/preview.ts';
+import { ORT_WASM_FILES } from '../../widget/embed/model-location.ts';
+
+type Started = Awaited<ReturnType<typeof startStaticServer>>;
+
+let work = '';
+let widgetHost: Started;
+let page2: Started;
+let csp = '';
+const servedByA: string[] = [];
+
+/** The README's policy for a page that loads the widget from `widget` (an origin). */
+const crossOriginCsp = (widget: string) =>
+  `default-src 'self'; script-src 'self' ${widget} 'wasm-unsafe-eval' blob:; connect-src 'self' ${widget}`;
+
+const pageHtml = (a: string) => `<!doctype html>
+<html lang="he" dir="rtl"><head><meta charset="utf-8"><title>cross-origin</title>
+<script type="module" src="${a}/widget/harel-chat.js"></script></head>
+<body><harel-chat index="${a}/index/manifest.json" model-base="${a}/models/" mode="extractive"></harel-chat></body></html>`;
+
+test.beforeAll(async () => {
+  test.setTimeout(60_000);
+  work = mkdtempSync(join(tmpdir(), 'harel-cross-origin-'));
+  await buildWidgetBundle(join(work, 'widget'));
+  cpSync(DEMO_PATHS.index, join(work, 'index'), { recursive: true });
+  cpSync(join(DEMO_PATHS.modelDir, FIXTURE_EMBEDDER), join(work, 'models', FIXTURE_EMBEDDER), { recursive: true });
+  widgetHost = await startStaticServer({ root: work, host: 'localhost', onRequest: (path) => servedByA.push(path) });
+  page2 = await startStaticServer({
+    root: work,
+    host: '127.0.0.1',
+    handle: (path, res) => {
+      if (path !== '/') return false;
+      res.setHeader('Content-Type', 'text/html; charset=utf-8');
+      res.setHeader('Content-Security-Policy', csp);
+      res.end(pageHtml(widgetHost.origin));
+      return true;
+    },
+  });
+});
+
+test.afterAll(async () => {
+  await widgetHost?.close();
+  await page2?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+async function open(page: Page, policy: string) {
+  csp = policy;
+  const outside: string[] = [];
+  const violations: string[] = [];
+  page.context().on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${widgetHost.origin}/`) && !url.startsWith(`${page2.origin}/`) && !/^(data|blob):/.test(url)) outside.push(url);
+  });
+  page.on('console', (message) => {
+    if (/Content.Security.Policy|Refused to/i.test(message.text())) violations.push(message.text());
+  });
+  await page.goto(`${page2.origin}/`);
+  const ready = await page.evaluate(async () => {
+    await customElements.whenDefined('harel-chat');
+    try {
+      const info = await document.querySelector('harel-chat')!.ready;
+      return { searchMode: info.searchMode, embedderError: info.embedderError, error: null };
+    } catch (error) {
+      return { searchMode: null, embedderError: null, error: String(error) };
+    }
+  });
+  return { ready, outside, violations };
+}
+
+test('a page on a second origin with a strict CSP loads the widget from the first and answers, hybrid', async ({ page }) => {
+  servedByA.length = 0;
+  const { ready, outside, violations } = await open(page, crossOriginCsp(widgetHost.origin));
+  expect(ready).toEqual({ searchMode: 'hybrid', embedderError: null, error: null });
+  const answer = await page.evaluate(() => document.querySelector('harel-chat')!.ask('כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?'));
+  expect(answer.refused).toBe(false);
+  expect(answer.citations.some((c) => c.file.startsWith('car/'))).toBe(true);
+  // The worker's relative URLs resolved against the widget's origin, not the page's.
+  expect(servedByA.some((p) => /^\/widget\/search-worker-.+\.js$/.test(p))).toBe(true);
+  expect(servedByA).toContain(`/widget/ort/${ORT_WASM_FILES.wasm}`);
+  expect(servedByA).toContain(`/models/${FIXTURE_EMBEDDER}/onnx/model_quantized.onnx`);
+  expect(outside).toEqual([]);
+  expect(violations).toEqual([]);
+});
+
+test('every part of that policy is needed: without it the widget fails or loses hybrid search', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const a = widgetHost.origin;
+  const cases: [string, string, RegExp][] = [
+    // The blob: shim that starts the workers (worker-src falls back to script-src).
+    ['no blob:', `default-src 'self'; script-src 'self' ${a} 'wasm-unsafe-eval'; connect-src 'self' ${a}`, /search worker failed/],
+    // An explicit worker-src must name the widget's origin too: the shim's import is a worker load.
+    ['worker-src blob: alone', `default-src 'self'; script-src 'self' ${a} 'wasm-unsafe-eval' blob:; connect-src 'self' ${a}; worker-src blob:`, /search worker failed/],
+    ['no wasm-unsafe-eval', `default-src 'self'; script-src 'self' ${a} blob:; connect-src 'self' ${a}`, /embedder.*could not be loaded/],
+    ['no connect-src', `default-src 'self'; script-src 'self' ${a} 'wasm-unsafe-eval' blob:`, /Could not download index file manifest\.json/],
+  ];
+  for (const [name, policy, expected] of cases) {
+    const context = await browser.newContext();
+    const { ready } = await open(await context.newPage(), policy);
+    expect(`${ready.error ?? ready.embedderError}`, name).toMatch(expected);
+    await context.close();
+  }
+});

@@ -1,0 +1,198 @@
+/**
+ * The demo as an installable, offline app, against `npm run build`'s output served by the
+ * preview server (demo/scripts/preview.ts) on a port of its own — never the dev server:
+ * installability (manifest, icons, service worker in control), an offline start that answers with
+ * citations, a new build published while the page is open (update prompt, then the new index
+ * after the reload), a storage quota too small for the index (in-memory fallback with a clear
+ * warning), and no request leaving the server's origin.
+ */
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { buildIndex } from '../../builder/build/build-index.ts';
+import { FIXTURE_EMBEDDER } from '../../builder/embed/defaults.ts';
+import { buildSite, publishIndex, writeServiceWorker } from '../../demo/scripts/build-site.ts';
+import { DEMO_PATHS } from '../../demo/scripts/prepare-demo.ts';
+import { startStaticServer } from '../../demo/scripts/preview.ts';
+
+const QUESTION = 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?';
+
+let work = '';
+let siteA = '';
+let siteB = '';
+let served = '';
+let preview: Awaited<ReturnType<typeof startStaticServer>>;
+let newBuildId = '';
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  work = mkdtempSync(join(tmpdir(), 'harel-pwa-'));
+  siteA = await buildSite({ outDir: join(work, 'a'), quiet: true });
+  // Build B: the same app with a new index build (one more document), as a site publishes it.
+  const extra = join(work, 'extra', 'car');
+  mkdirSync(extra, { recursive: true });
+  writeFileSync(join(extra, 'roadside.md'), '# שירותי דרך\n\nגרירה חינם עד 50 ק"מ מכל מקום בארץ, 24 שעות ביממה, פעם אחת בשנת ביטוח.\n');
+  const summary = await buildIndex({
+    inputs: [DEMO_PATHS.corpus, join(work, 'extra')],
+    outDir: join(work, 'index-b'),
+    embed: true,
+    embedder: FIXTURE_EMBEDDER,
+    modelDir: DEMO_PATHS.modelDir,
+    allowRemote: false,
+    dtype: 'fp32',
+    maxTokens: 350,
+    overlap: 0.15,
+  });
+  newBuildId = summary.manifest.buildId;
+  siteB = join(work, 'b');
+  cpSync(siteA, siteB, { recursive: true });
+  publishIndex(siteB, join(work, 'index-b'));
+  await writeServiceWorker(siteB, { quiet: true });
+  served = siteA;
+  preview = await startStaticServer({ root: () => served, port: 0, host: 'localhost' });
+});
+
+test.afterAll(async () => {
+  await preview?.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test.beforeEach(() => {
+  served = siteA;
+});
+
+/** Every request the context makes must stay on the preview server. */
+function watchRequests(context: BrowserContext): string[] {
+  const outside: string[] = [];
+  context.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(`${preview.origin}/`) && !/^(data|blob|chrome-extension):/.test(url)) outside.push(url);
+  });
+  return outside;
+}
+
+async function whenControlled(page: Page): Promise<string> {
+  // Installing precaches the whole app (onnxruntime's wasm is 27 MB): slow on a loaded 2-core
+  // machine, so the wait is long and watches the controller itself rather than one event.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 90_000, polling: 200 });
+  return page.evaluate(async () => (await navigator.serviceWorker.ready).active!.scriptURL);
+}
+
+const readyInfo = (page: Page) =>
+  page.evaluate(async () => {
+    await customElements.whenDefined('harel-chat');
+    const info = await document.querySelector('harel-chat')!.ready;
+    return { buildId: info.buildId, fromCache: info.fromCache, searchMode: info.searchMode, storageWarning: info.storageWarning };
+  });
+
+const ask = (page: Page, question = QUESTION) => page.evaluate((q) => document.querySelector('harel-chat')!.ask(q), question);
+
+test('installable: a valid manifest with 192 and 512 icons, a service worker in control', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const outside = watchRequests(context);
+  await page.goto(`${preview.origin}/`);
+  const href = await page.locator('link[rel="manifest"]').getAttribute('href');
+  expect(href).toBe('/manifest.webmanifest');
+  const response = await page.request.get(`${preview.origin}${href}`);
+  expect(response.headers()['content-type']).toBe('application/manifest+json');
+  const manifest = await response.json();
+  expect(manifest).toMatchObject({ start_url: '/', display: 'standalone', lang: 'he', dir: 'rtl' });
+  expect(manifest.name.length).toBeGreaterThan(0);
+  expect(manifest.short_name.length).toBeGreaterThan(0);
+  for (const [size, purpose] of [[192, 'any'], [512, 'any'], [512, 'maskable']] as const) {
+    const icon = manifest.icons.find((i: { sizes: string; purpose: string }) => i.sizes === `${size}x${size}` && i.purpose === purpose);
+    expect(icon, `${size} ${purpose} icon`).toBeTruthy();
+    const png = await (await page.request.get(`${preview.origin}${icon.src}`)).body();
+    // A PNG whose IHDR says the declared size.
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size, size]);
+  }
+  expect(await whenControlled(page)).toBe(`${preview.origin}/sw.js`);
+  // The precache holds the app shell, the widget's workers, onnxruntime's wasm and the index.
+  const precached = await page.evaluate(async () => {
+    const names = await caches.keys();
+    const cache = await caches.open(names.find((n) => n.includes('precache'))!);
+    return (await cache.keys()).map((r) => new URL(r.url).pathname);
+  });
+  for (const path of ['/index.html', '/index/manifest.json', '/index/chunks.json.gz', '/assets/ort/ort-wasm-simd-threaded.asyncify.wasm']) {
+    expect(precached).toContain(path);
+  }
+  expect(precached.some((p) => p.startsWith('/assets/search-worker-'))).toBe(true);
+  expect(precached.some((p) => p.includes('web-llm') || p.includes('llm-worker'))).toBe(false);
+  expect(outside).toEqual([]);
+});
+
+test('offline: after one visit the app starts with no network and answers with citations', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  const outside = watchRequests(context);
+  await page.goto(`${preview.origin}/`);
+  await whenControlled(page);
+  await page.reload();
+  expect((await readyInfo(page)).searchMode).toBe('hybrid');
+  expect((await ask(page)).citations.length).toBeGreaterThan(0);
+  // The embedder's files are cached at runtime by transformers.js itself (demo/sw.ts says why the
+  // service worker keeps no second copy).
+  const models = await page.evaluate(async () => (await (await caches.open('transformers-cache')).keys()).map((r) => new URL(r.url).pathname));
+  expect(models).toContain('/models/fixture/tiny-embedder/onnx/model_quantized.onnx');
+  // The widget's status line shows what the origin stores.
+  await expect(page.locator('harel-chat [part~="storage"]')).toContainText('אחסון:');
+
+  await context.setOffline(true);
+  await page.reload();
+  const info = await readyInfo(page);
+  expect(info.fromCache).toBe(true);
+  expect(info.searchMode).toBe('hybrid');
+  const answer = await ask(page);
+  expect(answer.refused).toBe(false);
+  expect(answer.citations.length).toBeGreaterThan(0);
+  expect(answer.citations.some((c) => c.file.startsWith('car/'))).toBe(true);
+  await context.setOffline(false);
+  expect(outside).toEqual([]);
+});
+
+test('update: a new build published while the page is open shows the prompt, and the reload switches to it', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  const outside = watchRequests(context);
+  await page.goto(`${preview.origin}/`);
+  await whenControlled(page);
+  const before = await readyInfo(page);
+  expect(before.buildId).not.toBe(newBuildId);
+  await expect(page.locator('#update')).toBeHidden();
+
+  served = siteB;
+  await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())!.update());
+  await expect(page.locator('#update')).toBeVisible({ timeout: 30_000 });
+  await expect(page.locator('#update')).toContainText('גרסה חדשה זמינה');
+  await expect(page.locator('#update')).toContainText('A new version is available');
+  // Until the reload, the open page keeps answering from the build it loaded.
+  expect((await ask(page)).citations.length).toBeGreaterThan(0);
+
+  await Promise.all([page.waitForEvent('load'), page.locator('#update-reload').click()]);
+  const after = await readyInfo(page);
+  expect(after.buildId).toBe(newBuildId);
+  await expect(page.locator('harel-chat [part~="status"]')).toHaveAttribute('data-build', newBuildId);
+  const manifestBuild = JSON.parse(readFileSync(join(siteB, 'index', 'manifest.json'), 'utf8')).buildId;
+  expect(manifestBuild).toBe(newBuildId);
+  const answer = await ask(page, 'האם יש גרירה חינם בביטוח הרכב?');
+  expect(answer.citations.some((c) => c.file.includes('roadside'))).toBe(true);
+  expect(outside).toEqual([]);
+});
+
+test('storage quota too small for the index: kept in memory, a clear warning, and it still answers', async ({ page, context }) => {
+  const outside = watchRequests(context);
+  // A real QuotaExceededError from IndexedDB (in the search worker, where the index is stored),
+  // not a stub: DevTools' per-origin quota override.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin: preview.origin, quotaSize: 20_000 });
+  await page.goto(`${preview.origin}/`);
+  const info = await readyInfo(page);
+  expect(info.storageWarning).toContain('Not enough browser storage');
+  await expect(page.locator('harel-chat [part~="status"]')).toContainText('Not enough browser storage');
+  const answer = await ask(page);
+  expect(answer.refused).toBe(false);
+  expect(answer.citations.length).toBeGreaterThan(0);
+  expect(outside).toEqual([]);
+});
