@@ -11,6 +11,7 @@
  *
  * The index and the embedder are built by `npm run demo:prepare` first when missing.
  */
+import { withNodeEnv } from '../../builder/node-env.ts';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,8 +37,10 @@ export async function buildSite(options: BuildSiteOptions = {}): Promise<string>
   if (!options.indexDir && (!existsSync(join(DEMO_PATHS.index, 'manifest.json')) || !existsSync(embedderDir))) {
     await prepareDemo({ quiet: options.quiet });
   }
-  await build({ configFile: root('vite.config.ts'), logLevel, build: { outDir, emptyOutDir: true } });
-  await build({ configFile: root('vite.widget.config.ts'), logLevel, build: { outDir: join(outDir, 'widget'), emptyOutDir: true } });
+  await withNodeEnv('production', async () => {
+    await build({ configFile: root('vite.config.ts'), logLevel, build: { outDir, emptyOutDir: true } });
+    await build({ configFile: root('vite.widget.config.ts'), logLevel, build: { outDir: join(outDir, 'widget'), emptyOutDir: true } });
+  });
   cpSync(embedderDir, join(outDir, 'models', FIXTURE_EMBEDDER), { recursive: true });
   publishIndex(outDir, options.indexDir ?? DEMO_PATHS.index);
   await writeServiceWorker(outDir, { quiet: options.quiet });
@@ -82,7 +85,7 @@ function listFiles(dir: string): string[] {
 export async function writeServiceWorker(outDir: string, options: { quiet?: boolean } = {}): Promise<{ count: number; size: number }> {
   const tmp = mkdtempSync(join(tmpdir(), 'harel-sw-'));
   try {
-    await build({
+    await withNodeEnv('production', () => build({
       configFile: false,
       publicDir: false,
       logLevel: options.quiet ? 'warn' : 'info',
@@ -95,7 +98,7 @@ export async function writeServiceWorker(outDir: string, options: { quiet?: bool
         minify: true,
         lib: { entry: root('demo/sw.ts'), formats: ['iife'], name: 'harelServiceWorker', fileName: () => 'sw.js' },
       },
-    });
+    }));
     const source = readFileSync(join(tmp, 'sw.js'), 'utf8');
     if (source.split('self.__WB_MANIFEST').length !== 2) {
       throw new Error('demo/sw.ts must read self.__WB_MANIFEST exactly once: the precache list replaces it.');

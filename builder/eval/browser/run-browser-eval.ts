@@ -3,6 +3,7 @@
  * config, opens the demo page, and calls `el.ask()` one question after another, each in a fresh
  * conversation. What it records is exactly what a customer's browser produced.
  */
+import { withNodeEnv } from '../../node-env.ts';
 import { resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { createServer } from 'vite';
@@ -27,12 +28,15 @@ export interface BrowserEvalRun {
   indexLoad: { cold: number; warm: number };
 }
 
-export async function runBrowserEval(options: BrowserEvalOptions): Promise<BrowserEvalRun> {
+export function runBrowserEval(options: BrowserEvalOptions): Promise<BrowserEvalRun> {
+  // A dev server compiles the widget as development code whatever a build before it left behind.
+  return withNodeEnv('development', () => runOnDevServer(options));
+}
+
+async function runOnDevServer(options: BrowserEvalOptions): Promise<BrowserEvalRun> {
   process.env.HAREL_INDEX_DIR = resolve(options.indexDir);
   // An edited source file must not reload the page in the middle of a run.
   process.env.HAREL_NO_HMR = '1';
-  // A dev server: a vite build() earlier in this process (a test's) leaves NODE_ENV at production.
-  process.env.NODE_ENV = 'development';
   const port = options.port ?? 4290;
   const server = await createServer({ configFile: resolve('vite.config.ts'), logLevel: 'error', server: { port, strictPort: true } });
   await server.listen();
