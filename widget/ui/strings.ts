@@ -128,7 +128,7 @@ export const DEFAULT_STARTERS: Record<Lang, string[]> = {
 };
 
 export function formatBytes(bytes: number): string {
-  if (bytes >= 1e9) return `${(bytes / 1e9).toFixed(1)} GB`;
-  if (bytes >= 1e6) return `${Math.round(bytes / 1e6)} MB`;
-  return `${Math.max(1, Math.round(bytes / 1e3))} KB`;
+  const text = bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : bytes >= 1e6 ? `${Math.round(bytes / 1e6)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} KB`;
+  // Isolated left-to-right: in a Hebrew sentence "197 KB" would otherwise show as "KB 197".
+  return `\u2066${text}\u2069`;
 }
