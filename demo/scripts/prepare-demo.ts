@@ -20,23 +20,26 @@ export const DEMO_PATHS = {
   index: root('demo/.generated/index'),
 };
 
-export async function prepareDemo(options: { quiet?: boolean; force?: boolean } = {}): Promise<string> {
-  await writeTinyEmbedder(`${DEMO_PATHS.modelDir}/${FIXTURE_EMBEDDER}`);
-  if (options.force || !existsSync(DEMO_PATHS.pdf)) await writeDemoPdf(DEMO_PATHS.pdf);
-  const progress = createProgressReporter({ quiet: Boolean(options.quiet) });
-  const summary = await buildIndex({
-    inputs: [DEMO_PATHS.corpus],
-    outDir: DEMO_PATHS.index,
+/** How the demo's indexes are built: offline, with the tiny test embedder (a fixture, not E5). */
+export function demoBuildOptions(inputs: string[], outDir: string) {
+  return {
+    inputs,
+    outDir,
     embed: true,
     embedder: FIXTURE_EMBEDDER,
     modelDir: DEMO_PATHS.modelDir,
     allowRemote: false,
-    dtype: 'fp32',
+    dtype: 'fp32' as const,
     maxTokens: 350,
     overlap: 0.15,
-    onProgress: progress.onProgress,
-    log: progress.log,
-  });
+  };
+}
+
+export async function prepareDemo(options: { quiet?: boolean; force?: boolean } = {}): Promise<string> {
+  await writeTinyEmbedder(`${DEMO_PATHS.modelDir}/${FIXTURE_EMBEDDER}`);
+  if (options.force || !existsSync(DEMO_PATHS.pdf)) await writeDemoPdf(DEMO_PATHS.pdf);
+  const progress = createProgressReporter({ quiet: Boolean(options.quiet) });
+  const summary = await buildIndex({ ...demoBuildOptions([DEMO_PATHS.corpus], DEMO_PATHS.index), onProgress: progress.onProgress, log: progress.log });
   progress.finish();
   if (!options.quiet) {
     const c = summary.manifest.counts;

@@ -11,9 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { buildIndex } from '../../builder/build/build-index.ts';
-import { FIXTURE_EMBEDDER } from '../../builder/embed/defaults.ts';
 import { buildSite, publishIndex, writeServiceWorker } from '../../demo/scripts/build-site.ts';
-import { DEMO_PATHS } from '../../demo/scripts/prepare-demo.ts';
+import { DEMO_PATHS, demoBuildOptions } from '../../demo/scripts/prepare-demo.ts';
 import { startStaticServer } from '../../demo/scripts/preview.ts';
 
 const QUESTION = 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?';
@@ -35,17 +34,7 @@ test.beforeAll(async () => {
   const extra = join(work, 'extra', 'car');
   mkdirSync(extra, { recursive: true });
   writeFileSync(join(extra, 'roadside.md'), '# שירותי דרך\n\nגרירה חינם עד 50 ק"מ מכל מקום בארץ, 24 שעות ביממה, פעם אחת בשנת ביטוח.\n');
-  const summary = await buildIndex({
-    inputs: [DEMO_PATHS.corpus, join(work, 'extra')],
-    outDir: join(work, 'index-b'),
-    embed: true,
-    embedder: FIXTURE_EMBEDDER,
-    modelDir: DEMO_PATHS.modelDir,
-    allowRemote: false,
-    dtype: 'fp32',
-    maxTokens: 350,
-    overlap: 0.15,
-  });
+  const summary = await buildIndex(demoBuildOptions([DEMO_PATHS.corpus, join(work, 'extra')], join(work, 'index-b')));
   newBuildId = summary.manifest.buildId;
   siteB = join(work, 'b');
   cpSync(siteA, siteB, { recursive: true });
