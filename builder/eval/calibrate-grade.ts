@@ -51,8 +51,6 @@ async function main(): Promise<void> {
       questions: { type: 'string', default: '../shared/data/harel/questions/dev-v2.json' },
       thresholds: { type: 'string', default: '0.3,0.35,0.375,0.4' },
       high: { type: 'string', default: '0.55' },
-      'index-idf': { type: 'boolean', default: false },
-      absent: { type: 'string' },
     },
   });
   const index = await readIndexFolder(values.index!);
@@ -63,8 +61,6 @@ async function main(): Promise<void> {
     q.facts.some((fact: SourceRef[]) => fact.some((r) => (aliases.get(r.file) ?? r.file) === p.file && (r.page === null || r.page === p.page)));
   const engine = new ExtractiveEngine();
   const high = Number(values.high);
-  const absent = values.absent === undefined ? undefined : Number(values.absent);
-  const featureTuning = { absentWordWeight: absent, idf: values['index-idf'] ? ('index' as const) : ('passages' as const) };
 
   console.log(`${questions.length} questions (${questions.filter((q) => q.answerable).length} answerable), index ${values.index}`);
   console.log('threshold | refused answerable | refused unanswerable | answer cites gold page | kept on gold page | kept q with gold | tiers h/m/l (answerable) | p50 ms');
@@ -74,11 +70,11 @@ async function main(): Promise<void> {
     const tierGold = { high: 0, medium: 0, low: 0 };
     const ms: number[] = [];
     for (const q of questions) {
-      const answer: Answer = await runAnswerLoop({ question: q.question, history: [] }, { search, engine }, { tuning: { minRelevance: t, highMinRelevance: high, features: featureTuning } });
+      const answer: Answer = await runAnswerLoop({ question: q.question, history: [] }, { search, engine }, { tuning: { minRelevance: t, highMinRelevance: high } });
       ms.push(answer.timings.total);
       // What grading kept on the first pass, measured against the gold pages.
       const first = await search.search({ query: answer.searchedQuery, domain: null, k: 10 });
-      const features = gradeFeatures(answer.searchedQuery, first.passages, first.termStats, featureTuning).filter((f) => f.relevance >= t);
+      const features = gradeFeatures(answer.searchedQuery, first.passages).filter((f) => f.relevance >= t);
       if (!q.answerable) {
         if (answer.refused) refusedU++;
         continue;

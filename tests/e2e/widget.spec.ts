@@ -325,6 +325,7 @@ test('copy, ask again and clear act on the conversation, and clearing is kept ac
   const answer = await ask(page, 'לכמה ימים אקבל רכב חלופי אחרי תאונה?');
   const reply = page.locator('harel-chat article.msg.assistant').last();
   await reply.locator('[data-action="copy"]').click();
+  await expect(reply.locator('[data-action="copy"]')).toHaveText('הועתק');
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toContain(answer.text.split('\n')[0]);
   expect(copied).toContain(`[1] ${answer.citations[0].title}`);

@@ -105,6 +105,13 @@ export function isHarelError(error: unknown, code?: ErrorCode): error is HarelEr
   return error instanceof HarelError && (code === undefined || error.code === code);
 }
 
+/** Any thrown value as a HarelError: an abort stays ABORTED, anything unforeseen becomes UNEXPECTED. */
+export function asHarelError(error: unknown): HarelError {
+  if (error instanceof HarelError) return error;
+  if (typeof DOMException !== 'undefined' && error instanceof DOMException && error.name === 'AbortError') return createError('ABORTED');
+  return createError('UNEXPECTED', error instanceof Error ? error.message : String(error));
+}
+
 /** Throws ABORTED when the signal has fired; call it between units of long work. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw createError('ABORTED');

@@ -10,25 +10,21 @@
  */
 import { throwIfAborted } from '../core/errors.ts';
 import type { AnswerEngine } from '../engines/engine.ts';
-import type { ContextPassage, TermStats } from '../search/search-service.ts';
-import { contentWords, corpusIdf, coverage, localIdf, termSet } from './terms.ts';
+import type { ContextPassage } from '../search/search-service.ts';
+import { contentWords, coverage, localIdf, termSet } from './terms.ts';
 
-/** Under index idf, a word absent from the whole index weighs this share of the rarest present word's idf (see corpusIdf). */
-export const ABSENT_WORD_WEIGHT = 1;
-
-/**
- * Where word weights come from (see FeatureTuning). Measured with builder/eval/calibrate-grade.ts
- * on dev-v2 (109 answerable / 12 unanswerable), 2026-11-22, refused answerable / refused
- * unanswerable / answer cites a gold page:
- *   passages, threshold 0.375:              11.9 % / 50.0 % / 20.2 %
- *   index, absent words × 1, threshold 0.4: 13.8 % / 41.7 % / 21.1 %
- *   index, absent words × 1, threshold 0.5: 53.2 % / 75.0 % / 18.3 %
+/*
+ * Word weights come from the retrieved passages, not the whole index. Measured with
+ * builder/eval/calibrate-grade.ts on dev-v2 (109 answerable / 12 unanswerable), 2026-11-22,
+ * refused answerable / refused unanswerable / answer cites a gold page:
+ *   idf over the passages, threshold 0.375:                        11.9 % / 50.0 % / 20.2 %
+ *   BM25 idf over the whole index (absent words at the max), 0.4: 13.8 % / 41.7 % / 21.1 %
+ *   the same, threshold 0.5:                                       53.2 % / 75.0 % / 18.3 %
  * The index's statistics separate the demo corpus's off-subject questions far better (3 of 4
  * refused at 0.5, against 0 of 4), but on the real corpus they cost answerable questions for no
- * gain, so the passages stay the source. A gate requiring the question's rarest indexed words in
- * a kept passage was worse still (2 words: 63 % of answerable questions refused) and was removed.
+ * gain. A gate requiring the question's rarest indexed words in a kept passage was worse still
+ * (2 words: 63 % of answerable questions refused). Both were removed.
  */
-export const IDF_SOURCE: 'index' | 'passages' = 'passages';
 
 /** Weight of coverage against the relative score in `relevance`. */
 export const COVERAGE_WEIGHT = 0.75;
@@ -69,9 +65,8 @@ export interface GradeResult {
 
 export interface GradeOptions {
   minRelevance?: number;
-  /** The index's statistics of the question's terms; without them, idf comes from the passages. */
-  stats?: TermStats;
-  tuning?: FeatureTuning;
+  /** Features already computed for these passages (the loop's route step needs them first). */
+  features?: Omit<GradedCandidate, 'kept'>[];
   signal?: AbortSignal;
 }
 
@@ -81,16 +76,10 @@ export function passageMatchText(p: ContextPassage): string {
 }
 
 /** The normalised features of each passage for `question` (pure; the calibration script sweeps these). */
-export function gradeFeatures(
-  question: string,
-  passages: readonly ContextPassage[],
-  stats?: TermStats,
-  tuning: FeatureTuning = {},
-): Omit<GradedCandidate, 'kept'>[] {
-  const { absentWordWeight = ABSENT_WORD_WEIGHT, idf: idfSource = IDF_SOURCE } = tuning;
+export function gradeFeatures(question: string, passages: readonly ContextPassage[]): Omit<GradedCandidate, 'kept'>[] {
   const words = contentWords(question);
   const sets = passages.map((p) => termSet(passageMatchText(p)));
-  const idf = stats && idfSource === 'index' ? corpusIdf(words, stats, absentWordWeight) : localIdf(words, sets);
+  const idf = localIdf(words, sets);
   const top = passages.reduce((m, p) => Math.max(m, p.score), 0);
   return passages.map((passage, i) => {
     const cov = coverage(words, sets[i], idf);
@@ -99,19 +88,13 @@ export function gradeFeatures(
   });
 }
 
-export interface FeatureTuning {
-  absentWordWeight?: number;
-  /** Word weights from the whole index's statistics, or from the retrieved passages alone. */
-  idf?: 'index' | 'passages';
-}
-
 export async function gradePassages(
   question: string,
   passages: readonly ContextPassage[],
   engine: Pick<AnswerEngine, 'gradePassages'>,
   options: GradeOptions = {},
 ): Promise<GradeResult> {
-  const features = gradeFeatures(question, passages, options.stats, options.tuning);
+  const features = options.features ?? gradeFeatures(question, passages);
   let verdicts: boolean[];
   let method: GradeResult['method'] = 'threshold';
   if (engine.gradePassages && passages.length > 0) {

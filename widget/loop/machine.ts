@@ -20,7 +20,7 @@ import { buildCitations, parseCitations, type ParsedCitations } from './citation
 import { confidenceTier, withCaveat } from './confidence.ts';
 import { broaderRequest, refusalWithClosest } from './fallback.ts';
 import { generateAnswer, numberPassages } from './generate.ts';
-import { gradeFeatures, gradePassages, type FeatureTuning, type GradedCandidate, type GradeResult } from './grade.ts';
+import { gradeFeatures, gradePassages, type GradedCandidate, type GradeResult } from './grade.ts';
 import { groundAnswer, type GroundResult } from './ground.ts';
 import { rankedPassages, retrieve, type Retrieved } from './retrieve.ts';
 import { isOffTopic, offTopicText, routedDomain } from './route.ts';
@@ -86,8 +86,6 @@ export interface LoopTuning {
   minRelevance?: number;
   /** Relevance for "high" (HIGH_MIN_RELEVANCE). */
   highMinRelevance?: number;
-  /** Grading features (word weights, key words) for calibration. */
-  features?: FeatureTuning;
 }
 
 interface Context {
@@ -101,6 +99,8 @@ interface Context {
   retrieved?: Retrieved;
   /** The first search's whole ranked list: what evaluations score (a retry does not replace it). */
   ranked?: ContextPassage[];
+  /** Grading features of the retrieved passages: off-topic detection and grading share them. */
+  features?: ReturnType<typeof gradeFeatures>;
   domain: string | null;
   grade?: GradeResult;
   /** Every graded passage seen, for the closest clauses of a refusal. */
@@ -137,7 +137,8 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
       const { response, passages } = ctx.retrieved!;
       // The retry searches without routing: keep the first pass's domain.
       if (!ctx.facts.retried) ctx.domain = routedDomain(response, ctx.input.domain);
-      const bestCoverage = gradeFeatures(ctx.analyzed!.searchQuery, passages).reduce((m, f) => Math.max(m, f.coverage), 0);
+      ctx.features = gradeFeatures(ctx.analyzed!.searchQuery, passages);
+      const bestCoverage = ctx.features.reduce((m, f) => Math.max(m, f.coverage), 0);
       ctx.facts.offTopic = !ctx.facts.retried && isOffTopic({ response, bestCoverage, fixedDomain: ctx.input.domain });
     }),
   grade: (ctx) =>
@@ -145,8 +146,7 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
       ctx.grade = await gradePassages(ctx.analyzed!.searchQuery, ctx.retrieved!.passages, ctx.deps.engine, {
         signal: ctx.options.signal,
         minRelevance: ctx.options.tuning?.minRelevance,
-        stats: ctx.retrieved!.response.termStats,
-        tuning: ctx.options.tuning?.features,
+        features: ctx.features,
       });
       ctx.seen.push(...ctx.grade.candidates);
       ctx.facts.kept = ctx.grade.kept.length;

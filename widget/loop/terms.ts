@@ -46,22 +46,6 @@ export function localIdf(words: readonly Word[], texts: readonly ReadonlySet<str
   });
 }
 
-/**
- * Inverse document frequency of each word over the whole index (BM25's idf), from the search
- * service's term statistics: "ביטוח" is in most passages of an insurer's corpus and says little
- * about which one answers, "רחפן" says much. A word the index does not hold at all is either the
- * crux of an unanswerable question ("וטרינרי") or conversation ("מבולבל"); it weighs
- * `absentWeight` × the largest idf a present word can have (calibrated in grade.ts).
- */
-export function corpusIdf(words: readonly Word[], stats: { chunks: number; df: Record<string, number> }, absentWeight: number): number[] {
-  const n = Math.max(stats.chunks, 1);
-  const idf = (df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  return words.map((w) => {
-    const df = Math.max(0, ...w.map((t) => stats.df[t] ?? 0));
-    return df > 0 ? idf(df) : absentWeight * idf(1);
-  });
-}
-
 /** Weighted share of `words` found in `terms`, in [0, 1] (0 for no words). */
 export function coverage(words: readonly Word[], terms: ReadonlySet<string>, weights?: readonly number[]): number {
   let found = 0;

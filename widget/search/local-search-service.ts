@@ -2,7 +2,6 @@
  * The in-thread SearchService: a LoadedIndex, the shared Retriever and an optional query embedder,
  * with no DOM or worker API. Node tests and evals use it directly; the search worker wraps it.
  */
-import { analyze } from '../core/tokenizer/index.ts';
 import { createError, throwIfAborted } from '../core/errors.ts';
 import type { LoadedIndex } from '../core/format/read-index.ts';
 import { Retriever, type RetrievedPassage } from '../core/retrieval/retriever.ts';
@@ -108,8 +107,7 @@ export class LocalSearchService implements SearchService {
       ...(request.expansionWeight !== undefined ? { expansionWeight: request.expansionWeight } : {}),
     });
     const passages = hits.map((hit) => this.withContext(hit));
-    const termStats = retriever.termStats([...new Set(analyze(request.query).flatMap((w) => w.terms))]);
-    return { result, passages, termStats, timings: { embed, search: performance.now() - t1 } };
+    return { result, passages, timings: { embed, search: performance.now() - t1 } };
   }
 
   /** The hit's section on its page, grown around the hit (nearest neighbours first) up to CONTEXT_CHARS. */

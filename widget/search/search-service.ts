@@ -23,17 +23,9 @@ export interface ContextPassage extends RetrievedPassage {
   context: string;
 }
 
-/** Corpus statistics of the query's terms: how many chunks hold each, out of how many. */
-export interface TermStats {
-  chunks: number;
-  df: Record<string, number>;
-}
-
 export interface SearchResponse {
   result: Omit<SearchResult, 'hits'>;
   passages: ContextPassage[];
-  /** Document frequencies of the query's terms (every candidate form), for grading. */
-  termStats?: TermStats;
   timings: { embed: number; search: number };
 }
 

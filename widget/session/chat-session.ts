@@ -7,8 +7,8 @@
  * work — so a stop, a new question or a disconnect cancels exactly what is running.
  */
 import type { Answer, AnswerMode, ChatTurn } from '../answer/types.ts';
-import { createError, HarelError, isHarelError } from '../core/errors.ts';
-import type { Lang, Progress } from '../core/schema.ts';
+import { asHarelError, createError, HarelError, isHarelError } from '../core/errors.ts';
+import type { Progress } from '../core/schema.ts';
 import type { AnswerEngine } from '../engines/engine.ts';
 import { ExtractiveEngine } from '../engines/extractive.ts';
 import { runAnswerLoop, type LoopState } from '../loop/machine.ts';
@@ -232,11 +232,3 @@ export class ChatSession {
     this.options.onChange();
   }
 }
-
-function asHarelError(error: unknown): HarelError {
-  if (error instanceof HarelError) return error;
-  if (error instanceof DOMException && error.name === 'AbortError') return createError('ABORTED');
-  return createError('UNEXPECTED', error instanceof Error ? error.message : String(error));
-}
-
-export type { Lang };

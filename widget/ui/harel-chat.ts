@@ -277,8 +277,13 @@ export class HarelChatElement extends LitElement {
     if (!turn) return;
     const s = UI_STRINGS[this.uiLang];
     const sources = (turn.answer?.citations ?? []).map((c) => `[${c.n}] ${c.title}, ${s.page} ${c.page}${c.url ? ` — ${c.url}` : ''}`);
-    await navigator.clipboard?.writeText([turn.text, ...sources].join('\n')).catch(() => undefined);
-    this.copiedTurn = turnIndex;
+    try {
+      await navigator.clipboard.writeText([turn.text, ...sources].join('\n'));
+      this.copiedTurn = turnIndex;
+    } catch {
+      // No clipboard (insecure page, permission refused): the button keeps saying "Copy".
+      this.copiedTurn = null;
+    }
     this.requestUpdate();
   }
 
@@ -316,7 +321,7 @@ export class HarelChatElement extends LitElement {
                 onCite: (t, n) => this.showCitation(t, n),
                 onCopy: (t) => void this.copyAnswer(t),
                 onRetry: (t) => this.retry(t),
-              }),
+              }, this.copiedTurn === i),
         )}
         ${busy ? renderStreaming(session.streaming, s.thinking) : nothing}
       </div>

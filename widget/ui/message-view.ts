@@ -61,7 +61,7 @@ export function renderUserTurn(turn: ChatTurn): TemplateResult {
   return html`<div class="msg user" part="message user-message" dir=${textDirection(turn.text)}>${turn.text}</div>`;
 }
 
-export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question: string, ui: Lang, handlers: TurnHandlers): TemplateResult {
+export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question: string, ui: Lang, handlers: TurnHandlers, copied = false): TemplateResult {
   const s = UI_STRINGS[ui];
   const answer = turn.answer;
   const cite = (n: number) => {
@@ -81,7 +81,7 @@ export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question:
       : nothing}
     ${answer
       ? html`<div class="actions">
-          <button type="button" part="action" data-action="copy" @click=${() => handlers.onCopy(turnIndex)}>${s.copy}</button>
+          <button type="button" part="action" data-action="copy" @click=${() => handlers.onCopy(turnIndex)}>${copied ? s.copied : s.copy}</button>
           <button type="button" part="action" data-action="retry" @click=${() => handlers.onRetry(turnIndex)}>${s.retry}</button>
         </div>`
       : nothing}

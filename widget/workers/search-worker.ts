@@ -2,7 +2,7 @@
  * The search Web Worker: loads the index through the IndexedDB store, loads the query embedder,
  * and answers searches, so restoring Orama and scoring never block the page's typing.
  */
-import { createError, isHarelError, type HarelError } from '../core/errors.ts';
+import { asHarelError, createError } from '../core/errors.ts';
 import type { LoadedIndex } from '../core/format/read-index.ts';
 import { createQueryEmbedder, type QueryEmbedder } from '../embed/query-embedder.ts';
 import { LocalSearchService } from '../search/local-search-service.ts';
@@ -17,7 +17,7 @@ let embedder: QueryEmbedder | null = null;
 let loading: AbortController | null = null;
 
 function serialize(error: unknown): SerializedError {
-  const harel: HarelError = isHarelError(error) ? error : createError('UNEXPECTED', error instanceof Error ? error.message : String(error));
+  const harel = asHarelError(error);
   return { code: harel.code, message: harel.message };
 }
 

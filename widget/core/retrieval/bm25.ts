@@ -8,7 +8,6 @@ import { create, insertMultiple, load, save, search, type Orama, type RawData, t
 import { index as oramaIndex } from '@orama/orama/components';
 import { compactFrequencies, expandFrequencies } from './bm25-state.ts';
 import { throwIfAborted } from '../errors.ts';
-import { ORAMA_TOKENIZER_LANGUAGE } from '../tokenizer/orama.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../schema.ts';
 
 export const BM25_SCHEMA = {
@@ -163,23 +162,6 @@ export function restoreBm25(state: RawData, tokenizer: Tokenizer): Bm25Database 
   const db = createDatabase(tokenizer);
   load(db, expandFrequencies(state));
   return db;
-}
-
-/**
- * How many chunks contain each term in their body: the corpus statistics the answer loop grades
- * with ("ביטוח" is in most passages and says little; "רחפן" in none says much). Read from the
- * document-frequency table our index component keeps (see insertTokenScoreParameters).
- */
-export function documentFrequencies(db: Bm25Database, terms: readonly string[], tokenizer: Tokenizer): { chunks: number; df: Record<string, number> } {
-  const store = db.data.index as unknown as IndexData;
-  const table = store.tokenOccurrences.body ?? {};
-  const df: Record<string, number> = {};
-  for (const term of terms) {
-    // The indexed form of a term is what the tokenizer makes of it (a terminator under whole-term matching).
-    const indexed = tokenizer.tokenize(term, ORAMA_TOKENIZER_LANGUAGE, 'body')[0] ?? term;
-    df[term] = table[indexed] ?? 0;
-  }
-  return { chunks: Object.keys(store.frequencies.body ?? {}).length, df };
 }
 
 export function searchBm25(db: Bm25Database, query: string, options: Bm25SearchOptions): Bm25Hit[] {

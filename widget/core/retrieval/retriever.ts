@@ -8,7 +8,7 @@ import type { LoadedIndex } from '../format/read-index.ts';
 import type { RetrievalDefaults } from '../format/manifest.ts';
 import type { Chunk, IndexedDocument } from '../schema.ts';
 import { createOramaTokenizer } from '../tokenizer/index.ts';
-import { documentFrequencies, restoreBm25, searchBm25, type Bm25Database } from './bm25.ts';
+import { restoreBm25, searchBm25, type Bm25Database } from './bm25.ts';
 import { collapseTwins, type CollapsedHit } from './collapse.ts';
 import { clauseExcerpt, CrossReferenceResolver } from './cross-references.ts';
 import { QueryExpander, type Expansion } from './expand.ts';
@@ -101,24 +101,17 @@ const MIN_CANDIDATES = 50;
 export class Retriever {
   readonly index: LoadedIndex;
   private readonly db: Bm25Database;
-  private readonly tokenizer: Tokenizer;
   private readonly expander: QueryExpander;
   private resolver: CrossReferenceResolver | null = null;
 
   constructor(index: LoadedIndex, tokenizer: Tokenizer = bm25Tokenizer(index.manifest.retrieval)) {
     this.index = index;
     this.db = restoreBm25(index.bm25, tokenizer);
-    this.tokenizer = tokenizer;
     this.expander = new QueryExpander(LEXICON, index.lexicon ?? null);
   }
 
   get hasVectors(): boolean {
     return this.index.vectors !== null;
-  }
-
-  /** How many chunks hold each term (as the tokenizer writes it), and how many chunks there are. */
-  termStats(terms: readonly string[]): { chunks: number; df: Record<string, number> } {
-    return documentFrequencies(this.db, terms, this.tokenizer);
   }
 
   /** The router's best domain and its confidence; whether to filter on it is search()'s call. */
