@@ -7,6 +7,15 @@ import { BUILDER_VERSION } from './version.ts';
 const USAGE = `harel-builder ${BUILDER_VERSION} — build and query harel-chat indexes
 
 Usage:
+  harel-builder crawl <start-url…> --out <dir> [options]
+      Renders the site's pages in Chromium and downloads its PDFs into <dir>, with manifest.json
+      mapping every file to its URL and domain (the input "build" reads). Run again to resume an
+      interrupted crawl, or to update a finished one (unchanged files are not downloaded again).
+      --include <glob> / --exclude <glob>   URL paths to keep / leave out (repeatable; * and **)
+      --max-pages <n> (5000)  --max-depth <n> (10)  --concurrency <n> (2)  --delay <s> (1)
+      --timeout <s> (30)  --render-timeout <s> (15)  --max-bytes <n> (52428800)  --retries <n> (3)
+      --domain-map <prefix>=<domain>        e.g. /insurance/car/=car (repeatable, or a .json file)
+      --user-agent <ua>  --browser <path>  --no-render  --no-sitemaps  --fresh (forget earlier crawls)
   harel-builder build <input…> --out <dir> [options]
       Inputs are folders (.pdf .html .htm .aspx .md .txt and parsed-page .json files; an optional
       manifest.json maps files to URLs and domains, else the first folder level is the domain)
@@ -35,6 +44,8 @@ export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
+      case 'crawl':
+        return await (await import('./commands/crawl.ts')).crawlCommand(rest);
       case 'build':
         return await (await import('./commands/build.ts')).buildCommand(rest);
       case 'inspect':

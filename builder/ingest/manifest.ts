@@ -1,7 +1,8 @@
 /**
  * The optional `manifest.json` at an input root: where each file came from. Hand-written ones map
  * a path to a URL string or `{url, domain?, title?}`; the crawler writes richer records
- * (`finalUrl`, `contentType`, `sha256`…) that are accepted and ignored beyond those three fields.
+ * (`finalUrl`, `contentType`, `sha256`…, see builder/crawl/crawl-manifest.ts) of which only the URL
+ * (`finalUrl` first: where the content was served after redirects), domain and title are read.
  */
 import { createError, type HarelError } from '../../widget/core/errors.ts';
 
@@ -30,7 +31,7 @@ function readEntry(path: string, value: unknown): ManifestEntry {
   if (typeof value === 'string') return { url: value.trim() || null };
   if (!isRecord(value)) throw new Error(`"${path}" must map to a URL or an object`);
   // A crawler that followed redirects knows the final address; the requested one is the fallback.
-  const url = optionalString(value, 'url', path) ?? optionalString(value, 'finalUrl', path) ?? null;
+  const url = optionalString(value, 'finalUrl', path) ?? optionalString(value, 'url', path) ?? null;
   return { url, domain: optionalString(value, 'domain', path), title: optionalString(value, 'title', path) };
 }
 

@@ -28,6 +28,31 @@ const MESSAGES = {
   INPUT_NOT_FOUND: (path: string) => `${path}: no such file or folder.`,
   DUPLICATE_KEY: (file: string, first: string) =>
     `${file}: another input (${first}) already provides a document under this name; the first one is indexed.`,
+  // Crawler (builder crawl): failures are recorded per URL and never stop the crawl, except the last two
+  CRAWL_HTTP_STATUS: (url: string, status: number) =>
+    `${url}: the server answered HTTP ${status}. Check the link on the page that points here; the rest of the crawl goes on.`,
+  CRAWL_TIMEOUT: (url: string, ms: number) =>
+    `${url}: no complete answer within ${ms} ms (tried again with backoff). Raise --timeout if the site is slow.`,
+  CRAWL_NETWORK: (url: string, reason: string) =>
+    `${url}: the request failed (${reason}). Check that the site is reachable; the crawl retried with backoff.`,
+  CRAWL_REDIRECT_LOOP: (url: string, chain: string) =>
+    `${url}: redirects loop (${chain}). Fix the redirect on the site or exclude the URL with --exclude.`,
+  CRAWL_TOO_MANY_REDIRECTS: (url: string, hops: number) =>
+    `${url}: more than ${hops} redirects. Link to the final address instead.`,
+  CRAWL_TOO_LARGE: (url: string, bytes: number, cap: number) =>
+    `${url}: ${bytes} bytes or more is over the size cap of ${cap} bytes; not downloaded. Raise --max-bytes to fetch it.`,
+  CRAWL_UNSUPPORTED_TYPE: (url: string, contentType: string) =>
+    `${url}: content type "${contentType}" cannot be indexed (HTML, PDF, Markdown and plain text can); not downloaded.`,
+  CRAWL_SITEMAP_UNREADABLE: (url: string, reason: string) =>
+    `${url}: the sitemap could not be read (${reason}); its URLs are skipped, links found on pages are still followed.`,
+  CRAWL_ROBOTS_UNREACHABLE: (origin: string, reason: string) =>
+    `${origin}/robots.txt could not be read (${reason}); as robots.txt rules require, nothing on ${origin} is crawled. Try again when the site answers.`,
+  CRAWL_RENDER_FAILED: (url: string, reason: string) =>
+    `${url}: the page could not be rendered in Chromium (${reason}).`,
+  CRAWL_BROWSER_MISSING: (reason: string) =>
+    `No Chromium to render pages with (${reason}). Install one (apt-get install -y chromium, or npx playwright install chromium), pass --browser <path>, or crawl without JavaScript with --no-render.`,
+  CRAWL_STATE_INVALID: (file: string, reason: string) =>
+    `${file}: the crawl state cannot be read (${reason}). Run again with --fresh to start a new crawl in this folder.`,
   // Embedding
   EMBEDDER_LOAD_FAILED: (model: string, reason: string) =>
     `Could not load the embedder "${model}" (${reason}). Pass --model-dir with a local copy, --allow-remote to download it, or --no-embed for a BM25-only index.`,

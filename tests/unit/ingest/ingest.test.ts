@@ -184,8 +184,9 @@ describe('ingest inputs and manifests', () => {
 
   it('reads the crawler manifest shape, with or without a top-level files wrapper', () => {
     const record = { url: 'https://a.example/x', finalUrl: 'https://a.example/y', domain: 'car', contentType: 'text/html', fetchedAt: '2026-01-01', etag: null, lastModified: null, sha256: 'ab' };
-    expect(parseManifest(JSON.stringify({ files: { './car/x.html': record } }), 'manifest.json').get('car/x.html')).toEqual({ url: 'https://a.example/x', domain: 'car', title: undefined });
-    expect(parseManifest(JSON.stringify({ 'car/x.html': { ...record, url: undefined } }), 'manifest.json').get('car/x.html')?.url).toBe('https://a.example/y');
+    // Citations link to where the content was served after redirects; the requested URL is the fallback.
+    expect(parseManifest(JSON.stringify({ files: { './car/x.html': record } }), 'manifest.json').get('car/x.html')).toEqual({ url: 'https://a.example/y', domain: 'car', title: undefined });
+    expect(parseManifest(JSON.stringify({ 'car/x.html': { ...record, finalUrl: undefined } }), 'manifest.json').get('car/x.html')?.url).toBe('https://a.example/x');
     expect(() => parseManifest('[1]', 'manifest.json')).toThrow(/top level must be an object/);
     expect(() => parseManifest('{', 'manifest.json')).toThrow(/not valid JSON/);
   });

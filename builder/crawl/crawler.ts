@@ -1,0 +1,300 @@
+/**
+ * `harel-builder crawl`: from start URLs, sitemaps and links to a folder `build` can index, with
+ * every file traced to its URL in manifest.json. Breadth first, polite (robots.txt, per-host
+ * rate, concurrency), resumable (the journal) and incremental (conditional requests).
+ */
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createError, isHarelError } from '../../widget/core/errors.ts';
+import { CrawlJournal } from './crawl-journal.ts';
+import { writeCrawlManifest } from './crawl-manifest.ts';
+import { CRAWL_DEFAULTS, CRAWLER_USER_AGENT, type CrawlOptions } from './crawl-options.ts';
+import { urlsCoveredBy, type QueueItem, type SavedRecord, type UrlOutcome } from './crawl-record.ts';
+import { fetchItem, kindOfUrl, type ItemContext } from './fetch-item.ts';
+import { SavedPathRegistry } from './file-names.ts';
+import { normalizeUrl } from './normalize-url.ts';
+import { createPageRenderer } from './page-renderer.ts';
+import { PoliteFetcher } from './polite-fetcher.ts';
+import { createScope, type Scope } from './scope.ts';
+import { discoverSitemapUrls } from './sitemap-discovery.ts';
+
+export type CrawlEnd = 'finished' | 'limit' | 'interrupted';
+
+export interface CrawlSummary {
+  outDir: string;
+  resumed: boolean;
+  end: CrawlEnd;
+  ms: number;
+  /** HTTP requests sent by the crawler itself (retries included, the browser's own not). */
+  requests: number;
+  /** Files listed in manifest.json now. */
+  files: number;
+  counts: {
+    new: number;
+    changed: number;
+    /** Downloaded again (the server sent no validators) with the same content. */
+    same: number;
+    /** Answered 304 Not Modified. */
+    unchanged: number;
+    duplicate: number;
+    alias: number;
+    skipped: number;
+    failed: number;
+    /** Files of the previous crawl deleted because their URL is gone. */
+    removed: number;
+  };
+  failures: { url: string; code: string; message: string; httpStatus?: number }[];
+  skipped: { url: string; reason: string }[];
+  /** Requested URL → where its redirects ended. */
+  redirects: Record<string, string>;
+}
+
+class CrawlRun {
+  readonly #options: CrawlOptions;
+  readonly #journal: CrawlJournal;
+  readonly #context: ItemContext;
+  readonly #maxPages: number;
+  readonly #maxDepth: number;
+  readonly #queue: QueueItem[] = [];
+  #head = 0;
+  readonly #seen = new Set<string>();
+  readonly #outcomes = new Map<string, UrlOutcome>();
+  /** Saved records of this crawl by saved path. */
+  readonly #records = new Map<string, SavedRecord>();
+  #started = 0;
+  #finished = 0;
+  readonly #startTime = Date.now();
+
+  constructor(options: CrawlOptions, journal: CrawlJournal, context: ItemContext) {
+    this.#options = options;
+    this.#journal = journal;
+    this.#context = context;
+    this.#maxPages = options.maxPages ?? CRAWL_DEFAULTS.maxPages;
+    this.#maxDepth = options.maxDepth ?? CRAWL_DEFAULTS.maxDepth;
+  }
+
+  /** Picks up where the journal left off: its queue, its outcomes and its saved files. */
+  restore(): void {
+    const resumed = this.#journal.resumed;
+    for (const record of this.#journal.prior.records.values()) this.#context.paths.claim(record.finalUrl, 'html', record.path);
+    if (!resumed) return;
+    for (const item of resumed.queued) this.#seen.add(item.url);
+    for (const [url, outcome] of resumed.outcomes) this.#apply(url, outcome);
+    this.#queue.push(...resumed.queued.filter((item) => !resumed.outcomes.has(item.url)));
+    this.#finished = resumed.outcomes.size;
+  }
+
+  enqueue(href: string, from: { depth: number; referrer: string; referrerDomain?: string }): void {
+    const url = normalizeUrl(href);
+    if (!url || this.#seen.has(url) || from.depth > this.#maxDepth) return;
+    const kind = kindOfUrl(url);
+    if (this.#context.scope.check(url, kind) !== null) return;
+    this.#seen.add(url);
+    const item: QueueItem = { url, depth: from.depth, kind, referrer: from.referrer, referrerDomain: from.referrerDomain };
+    this.#journal.append({ t: 'queue', item });
+    this.#queue.push(item);
+  }
+
+  async seed(startUrls: string[]): Promise<void> {
+    const resumed = this.#journal.resumed;
+    if (!resumed) for (const url of startUrls) this.enqueue(url, { depth: 0, referrer: 'start' });
+    if (this.#options.sitemaps === false || resumed?.sitemapsDone) return;
+    for (const origin of this.#context.scope.hosts) {
+      const found = await discoverSitemapUrls(origin, this.#context.fetcher, this.#options.log);
+      for (const url of found) this.enqueue(url, { depth: 0, referrer: 'sitemap' });
+    }
+    this.#journal.append({ t: 'sitemaps', at: new Date().toISOString() });
+  }
+
+  /** Runs the queue to its end, the page limit, or the signal. */
+  async run(): Promise<CrawlEnd> {
+    const concurrency = this.#options.concurrency ?? CRAWL_DEFAULTS.concurrency;
+    const running = new Set<Promise<void>>();
+    let fatal: unknown = null;
+    while (!this.#options.signal?.aborted && fatal === null) {
+      while (running.size < concurrency && this.#head < this.#queue.length && this.#started < this.#maxPages) {
+        const item = this.#queue[this.#head++];
+        this.#started++;
+        const task = this.#process(item)
+          .catch((error: unknown) => {
+            if (!isHarelError(error, 'ABORTED')) fatal ??= error;
+          })
+          .finally(() => running.delete(task));
+        running.add(task);
+      }
+      if (running.size === 0) break;
+      await Promise.race(running);
+    }
+    await Promise.allSettled(running);
+    if (fatal !== null) throw fatal;
+    if (this.#options.signal?.aborted) return 'interrupted';
+    return this.#head < this.#queue.length ? 'limit' : 'finished';
+  }
+
+  async #process(item: QueueItem): Promise<void> {
+    const known = this.#context.covered.get(item.url);
+    if (known !== undefined) {
+      this.#started--;
+      return this.#finish(item, { status: 'alias', finalUrl: known, redirects: [item.url] });
+    }
+    const robots = await this.#context.fetcher.robots(new URL(item.url).origin);
+    if (!robots.isAllowed(item.url)) {
+      // A refusal costs no request, so it does not count against --max-pages.
+      this.#started--;
+      const reason = robots.refusal ? createError('CRAWL_ROBOTS_UNREACHABLE', new URL(item.url).origin, robots.refusal).message : 'disallowed by robots.txt';
+      return this.#finish(item, { status: 'skipped', reason });
+    }
+    this.#finish(item, await fetchItem(item, this.#context));
+  }
+
+  #finish(item: QueueItem, outcome: UrlOutcome): void {
+    this.#journal.append({ t: 'done', url: item.url, outcome });
+    this.#apply(item.url, outcome);
+    if ('links' in outcome) {
+      const referrerDomain = 'record' in outcome ? outcome.record.domain : undefined;
+      const referrer = 'record' in outcome ? outcome.record.finalUrl : outcome.finalUrl;
+      for (const link of outcome.links) this.enqueue(link, { depth: item.depth + 1, referrer, referrerDomain });
+    }
+    this.#finished++;
+    this.#options.onOutcome?.(item.url, outcome);
+    this.#reportProgress();
+  }
+
+  #apply(url: string, outcome: UrlOutcome): void {
+    this.#outcomes.set(url, outcome);
+    for (const covered of urlsCoveredBy(url, outcome)) this.#seen.add(covered);
+    if (outcome.status !== 'saved' && outcome.status !== 'unchanged') return;
+    const { record } = outcome;
+    this.#records.set(record.path, record);
+    this.#context.savedHashes.set(record.sha256, record.path);
+    this.#context.paths.claim(record.finalUrl, 'html', record.path);
+    for (const covered of urlsCoveredBy(url, outcome)) this.#context.covered.set(covered, record.finalUrl);
+  }
+
+  #reportProgress(): void {
+    const pending = this.#queue.length - this.#head;
+    const failed = [...this.#outcomes.values()].filter((o) => o.status === 'failed').length;
+    const minutes = (Date.now() - this.#startTime) / 60_000;
+    const rate = minutes > 0 ? Math.round(this.#finished / minutes) : 0;
+    this.#options.onProgress?.({
+      step: 'crawl',
+      done: this.#finished,
+      total: this.#finished + pending + (this.#started - this.#finished > 0 ? this.#started - this.#finished : 0),
+      detail: `${pending} queued · ${failed} failed · ${rate}/min`,
+    });
+  }
+
+  /** Writes manifest.json; on a finished crawl, deletes the files of URLs that are gone. */
+  async complete(end: CrawlEnd, startUrls: string[]): Promise<CrawlSummary> {
+    const { outDir } = this.#options;
+    const prior = this.#journal.prior.records;
+    const manifestRecords = new Map(this.#records);
+    const keptPaths = new Set(this.#records.keys());
+    const gone: SavedRecord[] = [];
+    for (const record of new Set(prior.values())) {
+      if (keptPaths.has(record.path)) continue;
+      const outcome = this.#outcomes.get(record.url) ?? this.#outcomes.get(record.finalUrl);
+      const permanentlyGone = outcome?.status === 'failed' ? outcome.permanent : outcome !== undefined;
+      if (end === 'finished' ? permanentlyGone || outcome === undefined || outcome.status !== 'failed' : permanentlyGone) gone.push(record);
+      else manifestRecords.set(record.path, record);
+    }
+    for (const record of gone) await rm(join(outDir, record.path), { force: true });
+
+    const summary = this.#summarize(end, startUrls, manifestRecords.size, gone.length);
+    await writeCrawlManifest(outDir, {
+      startUrls,
+      complete: end !== 'interrupted',
+      records: manifestRecords.values(),
+      redirects: summary.redirects,
+      failures: summary.failures,
+    });
+    if (end !== 'interrupted') this.#journal.append({ t: 'end', at: new Date().toISOString(), reason: end });
+    return summary;
+  }
+
+  #summarize(end: CrawlEnd, _startUrls: string[], files: number, removed: number): CrawlSummary {
+    const counts: CrawlSummary['counts'] = { new: 0, changed: 0, same: 0, unchanged: 0, duplicate: 0, alias: 0, skipped: 0, failed: 0, removed };
+    const failures: CrawlSummary['failures'] = [];
+    const skipped: CrawlSummary['skipped'] = [];
+    const redirects: CrawlSummary['redirects'] = {};
+    for (const [url, outcome] of this.#outcomes) {
+      if (outcome.status === 'saved') counts[outcome.change]++;
+      else counts[outcome.status]++;
+      if (outcome.status === 'failed') failures.push({ url, code: outcome.code, message: outcome.message, httpStatus: outcome.httpStatus });
+      if (outcome.status === 'skipped') skipped.push({ url, reason: outcome.reason });
+      const finalUrl = 'record' in outcome ? outcome.record.finalUrl : 'finalUrl' in outcome ? outcome.finalUrl : url;
+      if (finalUrl !== url) redirects[url] = finalUrl;
+    }
+    return {
+      outDir: this.#options.outDir,
+      resumed: this.#journal.resumed !== null,
+      end,
+      ms: Date.now() - this.#startTime,
+      requests: this.#context.fetcher.requests,
+      files,
+      counts,
+      failures,
+      skipped,
+      redirects,
+    };
+  }
+}
+
+function startUrlsOf(options: CrawlOptions): string[] {
+  if (options.startUrls.length === 0) throw createError('BAD_ARGUMENT', 'crawl needs at least one start URL.');
+  return options.startUrls.map((url) => {
+    const normalized = normalizeUrl(url);
+    if (!normalized) throw createError('BAD_ARGUMENT', `"${url}" is not an http(s) URL.`);
+    return normalized;
+  });
+}
+
+/** Crawls into `options.outDir`; continues an unfinished crawl there, re-checks a finished one. */
+export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
+  const startUrls = startUrlsOf(options);
+  const scope: Scope = createScope({ startUrls, include: options.include, exclude: options.exclude });
+  await mkdir(options.outDir, { recursive: true });
+  const journal = await CrawlJournal.open(options.outDir, { fresh: Boolean(options.fresh), startUrls });
+  const userAgent = options.userAgent ?? CRAWLER_USER_AGENT;
+  const fetcher = new PoliteFetcher({
+    userAgent,
+    concurrency: options.concurrency ?? CRAWL_DEFAULTS.concurrency,
+    delayMs: options.delayMs ?? CRAWL_DEFAULTS.delayMs,
+    timeoutMs: options.timeoutMs ?? CRAWL_DEFAULTS.timeoutMs,
+    maxBytes: options.maxBytes ?? CRAWL_DEFAULTS.maxBytes,
+    backoff: { retries: options.retries ?? CRAWL_DEFAULTS.retries, baseMs: options.retryBaseMs ?? CRAWL_DEFAULTS.retryBaseMs, maxMs: 60_000 },
+    clock: options.clock,
+    signal: options.signal,
+    onRetry: (url, attempt, waitMs, why) => options.log?.(`retry ${attempt} in ${(waitMs / 1000).toFixed(1)} s: ${url} (${why})`),
+  });
+  const renderer =
+    options.render === false
+      ? null
+      : createPageRenderer({ browserPath: options.browserPath, userAgent, renderTimeoutMs: options.renderTimeoutMs ?? CRAWL_DEFAULTS.renderTimeoutMs });
+  const run = new CrawlRun(options, journal, {
+    outDir: options.outDir,
+    fetcher,
+    renderer,
+    scope,
+    domainRules: options.domainRules ?? [],
+    paths: new SavedPathRegistry(),
+    prior: journal.prior,
+    covered: new Map(),
+    savedHashes: new Map(),
+    signal: options.signal,
+  });
+  try {
+    run.restore();
+    let end: CrawlEnd;
+    try {
+      await run.seed(startUrls);
+      end = await run.run();
+    } catch (error) {
+      if (!isHarelError(error, 'ABORTED')) throw error;
+      end = 'interrupted';
+    }
+    return await run.complete(end, startUrls);
+  } finally {
+    await renderer?.close();
+  }
+}
