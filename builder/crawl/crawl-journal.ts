@@ -8,7 +8,7 @@
  * saved files that an incremental re-crawl keeps.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { readFile, rename, rm } from 'node:fs/promises';
+import { readFile, rename, rm, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createError } from '../../widget/core/errors.ts';
 import type { JournalEvent, QueueItem, SavedRecord, UrlOutcome } from './crawl-record.ts';
@@ -101,6 +101,10 @@ export class CrawlJournal {
     const events = await readEvents(current);
     const state = events ? replay(events) : null;
     if (state && !state.ended) {
+      // Cut a torn last line off before appending, or the next event would be glued onto it and
+      // the journal unreadable from then on.
+      const bytes = await readFile(current);
+      if (bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a) await truncate(current, bytes.lastIndexOf(0x0a) + 1);
       const previousEvents = await readEvents(previous);
       return new CrawlJournal(current, state, priorFrom(previousEvents ? replay(previousEvents) : null));
     }

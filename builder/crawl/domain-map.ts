@@ -38,12 +38,15 @@ export function parseDomainRules(values: readonly string[]): DomainRule[] {
 /** The domain of the first (longest) rule matching `url`, or undefined when none does. */
 export function domainFor(url: string, rules: readonly DomainRule[]): string | undefined {
   const readable = displayUrl(url);
-  const path = readable.replace(/^https?:\/\/[^/]+/i, '') || '/';
+  // A query does not move a page out of its folder: `/insurance/car?page=2` is still in `/insurance/car/`.
+  const subjects = [readable, readable.replace(/\?.*$/s, '')];
   for (const rule of rules) {
-    // Crawled URLs lose their trailing slash (normalize-url), so `/insurance/car` must still meet
-    // the rule `/insurance/car/`.
-    const subject = `${rule.prefix.startsWith('/') ? path : readable}/`;
-    if (subject.startsWith(rule.prefix)) return rule.domain;
+    for (const subject of subjects) {
+      const path = subject.replace(/^https?:\/\/[^/]+/i, '') || '/';
+      // Crawled URLs lose their trailing slash (normalize-url), so `/insurance/car` must still meet
+      // the rule `/insurance/car/`.
+      if (`${rule.prefix.startsWith('/') ? path : subject}/`.startsWith(rule.prefix)) return rule.domain;
+    }
   }
   return undefined;
 }

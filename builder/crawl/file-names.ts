@@ -7,9 +7,12 @@ import { createHash } from 'node:crypto';
 
 export type SavedKind = 'html' | 'pdf' | 'md' | 'txt';
 
-/** Characters no common file system accepts, and control characters. */
-const ILLEGAL = /[<>:"|?*\\\u0000-\u001f\u007f]/g;
-/** Windows reserves these names whatever the extension. */
+/**
+ * Characters no common file system accepts, and control characters; also `/`, which a decoded
+ * `%2F` would otherwise turn into extra folders (and `..%2F` into a path outside the output).
+ */
+const ILLEGAL = /[<>:"|?*\\/\u0000-\u001f\u007f]/g;
+/** Windows reserves these names whatever the extension (`con.html` too), so the stem is tested. */
 const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/i;
 const MAX_SEGMENT_BYTES = 120;
 /** Server-side page extensions: the saved file is the rendered page, so it becomes `.html`. */
@@ -37,9 +40,10 @@ function truncateUtf8(text: string, maxBytes: number): string {
 }
 
 function safeSegment(segment: string): string {
-  let clean = decode(segment).replace(ILLEGAL, '_').replace(/[. ]+$/, '').replace(/^\.+/, '_');
-  if (clean === '' || RESERVED.test(clean)) clean = `_${clean}`;
-  return truncateUtf8(clean, MAX_SEGMENT_BYTES);
+  // Truncated first, so the cut cannot leave a trailing dot or space (illegal on Windows).
+  let clean = truncateUtf8(decode(segment).replace(ILLEGAL, '_'), MAX_SEGMENT_BYTES).replace(/[. ]+$/, '').replace(/^\.+/, '_');
+  if (clean === '' || RESERVED.test(clean.split('.')[0])) clean = `_${clean}`;
+  return clean;
 }
 
 /**
@@ -57,21 +61,24 @@ export function savedPathFor(url: string, kind: SavedKind): string {
   return [host, ...segments, `${last || 'index'}.${kind}`].join('/');
 }
 
-/** Hands out saved paths, keeping them unique even when two URLs clean up to the same name. */
+/**
+ * Hands out saved paths, keeping them unique even when two URLs clean up to the same name. Paths
+ * are compared case-insensitively: on macOS and Windows `About.html` and `about.html` are one file.
+ */
 export class SavedPathRegistry {
   readonly #byPath = new Map<string, string>();
 
   /** Claims `path` for `url` (again, on a resumed crawl); returns the path actually given. */
   claim(url: string, kind: SavedKind, preferred?: string): string {
     const wanted = preferred ?? savedPathFor(url, kind);
-    const owner = this.#byPath.get(wanted);
+    const owner = this.#byPath.get(wanted.toLowerCase());
     if (owner === undefined || owner === url) {
-      this.#byPath.set(wanted, url);
+      this.#byPath.set(wanted.toLowerCase(), url);
       return wanted;
     }
     const dot = wanted.lastIndexOf('.');
     const unique = `${wanted.slice(0, dot)}-${shortHash(url)}${wanted.slice(dot)}`;
-    this.#byPath.set(unique, url);
+    this.#byPath.set(unique.toLowerCase(), url);
     return unique;
   }
 }

@@ -52,6 +52,9 @@ async function launch(options: RendererOptions): Promise<{ browser: Browser; con
   try {
     browser = await chromium.launch({
       executablePath,
+      // Ctrl-C stops the crawl gracefully (the state is saved, then the browser closed); Playwright
+      // would otherwise kill the browser and exit the process at once.
+      handleSIGINT: false,
       args: ['--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     });
   } catch (error) {
@@ -59,6 +62,19 @@ async function launch(options: RendererOptions): Promise<{ browser: Browser; con
   }
   const context = await browser.newContext({ userAgent: options.userAgent, serviceWorkers: 'block', acceptDownloads: false });
   return { browser, context };
+}
+
+/** A page busy in an endless script never answers `evaluate`; the crawl must not wait on it forever. */
+async function withDeadline<T>(work: Promise<T>, ms: number, url: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(createError('CRAWL_RENDER_FAILED', url, `the page did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Starts Chromium lazily, on the first page that needs it: a crawl of PDFs alone never does. */
@@ -94,7 +110,7 @@ export function createPageRenderer(options: RendererOptions): PageRenderer {
           settled = false;
         }
         if (input.signal?.aborted) throw createError('ABORTED');
-        const snapshot = (await page.evaluate(PAGE_SNAPSHOT_SCRIPT)) as PageSnapshot;
+        const snapshot = await withDeadline(page.evaluate(PAGE_SNAPSHOT_SCRIPT) as Promise<PageSnapshot>, options.renderTimeoutMs, input.url);
         return { ...snapshot, settled };
       } catch (error) {
         if (input.signal?.aborted) throw createError('ABORTED');

@@ -132,7 +132,9 @@ export class PoliteFetcher {
     try {
       const robotsUrl = `${origin}/robots.txt`;
       const response = await this.getFollowing(robotsUrl);
-      rules = robotsFromStatus(response.url, response.status, new TextDecoder().decode(response.body));
+      // Parsed as robotsUrl's even after a redirect (http → https, a www. host): the rules are this
+      // origin's, and robots-parser ignores rules for URLs of any other origin.
+      rules = robotsFromStatus(robotsUrl, response.status, new TextDecoder().decode(response.body));
     } catch (error) {
       if (isHarelError(error, 'ABORTED')) throw error;
       rules = disallowAll(error instanceof Error ? error.message : String(error));

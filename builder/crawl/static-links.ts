@@ -23,10 +23,15 @@ function attr(element: Element, name: string): string | undefined {
 export function staticLinks(html: string, pageUrl: string): PageLink[] {
   const anchors: Element[] = [];
   let base = pageUrl;
+  let baseSeen = false;
   const walk = (node: Node): void => {
     for (const child of 'childNodes' in node ? node.childNodes : []) {
       if (!isElement(child)) continue;
-      if (child.tagName === 'base' && attr(child, 'href')) base = new URL(attr(child, 'href')!, pageUrl).href;
+      // As in browsers, only the first <base href> counts, and an unparsable one is ignored.
+      if (child.tagName === 'base' && attr(child, 'href') && !baseSeen) {
+        baseSeen = true;
+        base = URL.canParse(attr(child, 'href')!, pageUrl) ? new URL(attr(child, 'href')!, pageUrl).href : pageUrl;
+      }
       if ((child.tagName === 'a' || child.tagName === 'area') && attr(child, 'href')) anchors.push(child);
       walk(child);
     }

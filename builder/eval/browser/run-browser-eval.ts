@@ -9,7 +9,7 @@ import { chromium } from '@playwright/test';
 import { createServer } from 'vite';
 import type { Answer } from '../../../widget/answer/types.ts';
 import type { IndexInfo } from '../../../widget/search/search-service.ts';
-import { CHROMIUM_ARGS, findChromium } from '../../../tests/support/chromium.ts';
+import { CHROMIUM_ARGS, findChromium } from '../../browser/chromium.ts';
 import type { EvalQuestion } from '../questions.ts';
 import type { AnswerRecord } from './answer-metrics.ts';
 
