@@ -61,8 +61,11 @@ class CrawlRun {
   readonly #outcomes = new Map<string, UrlOutcome>();
   /** Saved records of this crawl by saved path. */
   readonly #records = new Map<string, SavedRecord>();
+  /** Items taken from the queue that count against --max-pages. */
   #started = 0;
   #finished = 0;
+  #failed = 0;
+  readonly #running = new Set<Promise<void>>();
   readonly #startTime = Date.now();
 
   constructor(options: CrawlOptions, journal: CrawlJournal, context: ItemContext) {
@@ -109,7 +112,7 @@ class CrawlRun {
   /** Runs the queue to its end, the page limit, or the signal. */
   async run(): Promise<CrawlEnd> {
     const concurrency = this.#options.concurrency ?? CRAWL_DEFAULTS.concurrency;
-    const running = new Set<Promise<void>>();
+    const running = this.#running;
     let fatal: unknown = null;
     while (!this.#options.signal?.aborted && fatal === null) {
       while (running.size < concurrency && this.#head < this.#queue.length && this.#started < this.#maxPages) {
@@ -162,6 +165,7 @@ class CrawlRun {
 
   #apply(url: string, outcome: UrlOutcome): void {
     this.#outcomes.set(url, outcome);
+    if (outcome.status === 'failed') this.#failed++;
     for (const covered of urlsCoveredBy(url, outcome)) this.#seen.add(covered);
     if (outcome.status !== 'saved' && outcome.status !== 'unchanged') return;
     const { record } = outcome;
@@ -171,16 +175,17 @@ class CrawlRun {
     for (const covered of urlsCoveredBy(url, outcome)) this.#context.covered.set(covered, record.finalUrl);
   }
 
+  /** Pages done of all known (done, in flight, queued), with what is queued, failed and the rate. */
   #reportProgress(): void {
     const pending = this.#queue.length - this.#head;
-    const failed = [...this.#outcomes.values()].filter((o) => o.status === 'failed').length;
     const minutes = (Date.now() - this.#startTime) / 60_000;
     const rate = minutes > 0 ? Math.round(this.#finished / minutes) : 0;
     this.#options.onProgress?.({
       step: 'crawl',
       done: this.#finished,
-      total: this.#finished + pending + (this.#started - this.#finished > 0 ? this.#started - this.#finished : 0),
-      detail: `${pending} queued · ${failed} failed · ${rate}/min`,
+      // The task finishing now is still in the running set.
+      total: this.#finished + Math.max(0, this.#running.size - 1) + pending,
+      detail: `${pending} queued · ${this.#failed} failed · ${rate}/min`,
     });
   }
 
@@ -194,13 +199,17 @@ class CrawlRun {
     for (const record of new Set(prior.values())) {
       if (keptPaths.has(record.path)) continue;
       const outcome = this.#outcomes.get(record.url) ?? this.#outcomes.get(record.finalUrl);
-      const permanentlyGone = outcome?.status === 'failed' ? outcome.permanent : outcome !== undefined;
-      if (end === 'finished' ? permanentlyGone || outcome === undefined || outcome.status !== 'failed' : permanentlyGone) gone.push(record);
-      else manifestRecords.set(record.path, record);
+      // A file stays while its URL may still serve it: not reached because the crawl stopped
+      // early, or failing for now (a timeout, a 5xx). A 404, a redirect elsewhere, a robots.txt
+      // refusal, or no link to it any more in a finished crawl mean it is gone.
+      const transientFailure = outcome?.status === 'failed' && !outcome.permanent;
+      const mayStillServe = outcome === undefined ? end !== 'finished' : transientFailure;
+      if (mayStillServe) manifestRecords.set(record.path, record);
+      else gone.push(record);
     }
     for (const record of gone) await rm(join(outDir, record.path), { force: true });
 
-    const summary = this.#summarize(end, startUrls, manifestRecords.size, gone.length);
+    const summary = this.#summarize(end, manifestRecords.size, gone.length);
     await writeCrawlManifest(outDir, {
       startUrls,
       complete: end !== 'interrupted',
@@ -212,7 +221,7 @@ class CrawlRun {
     return summary;
   }
 
-  #summarize(end: CrawlEnd, _startUrls: string[], files: number, removed: number): CrawlSummary {
+  #summarize(end: CrawlEnd, files: number, removed: number): CrawlSummary {
     const counts: CrawlSummary['counts'] = { new: 0, changed: 0, same: 0, unchanged: 0, duplicate: 0, alias: 0, skipped: 0, failed: 0, removed };
     const failures: CrawlSummary['failures'] = [];
     const skipped: CrawlSummary['skipped'] = [];
