@@ -64,16 +64,25 @@ async function launch(options: RendererOptions): Promise<{ browser: Browser; con
   return { browser, context };
 }
 
-/** A page busy in an endless script never answers `evaluate`; the crawl must not wait on it forever. */
-async function withDeadline<T>(work: Promise<T>, ms: number, url: string): Promise<T> {
+/**
+ * `work`, unless `ms` pass first (a page busy in an endless script never answers `evaluate`) or
+ * the signal fires: the crawl must neither wait on a page forever nor keep Ctrl-C waiting.
+ */
+async function bounded<T>(work: Promise<T>, ms: number, url: string, signal?: AbortSignal): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
+  let onAbort: (() => void) | undefined;
+  const stop = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(createError('CRAWL_RENDER_FAILED', url, `the page did not answer within ${ms} ms`)), ms);
+    onAbort = () => reject(createError('ABORTED'));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
+  work.catch(() => undefined);
   try {
-    return await Promise.race([work, deadline]);
+    return await Promise.race([work, stop]);
   } finally {
     clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
 }
 
@@ -85,9 +94,9 @@ export function createPageRenderer(options: RendererOptions): PageRenderer {
     async render(input) {
       started ??= launch(options);
       const { context } = await started;
+      const { signal } = input;
+      const limit = options.renderTimeoutMs;
       const page = await context.newPage();
-      const onAbort = (): void => void page.close().catch(() => undefined);
-      input.signal?.addEventListener('abort', onAbort, { once: true });
       let documentServed = false;
       try {
         await page.route('**/*', async (route: Route) => {
@@ -102,23 +111,24 @@ export function createPageRenderer(options: RendererOptions): PageRenderer {
           if (REFUSED_RESOURCES.has(request.resourceType())) return route.abort('blockedbyclient');
           return route.continue();
         });
-        await page.goto(input.url, { waitUntil: 'commit', timeout: options.renderTimeoutMs });
+        await bounded(page.goto(input.url, { waitUntil: 'commit', timeout: limit }), limit + 1000, input.url, signal);
         let settled = true;
         try {
-          await page.waitForLoadState('networkidle', { timeout: options.renderTimeoutMs });
-        } catch {
+          await bounded(page.waitForLoadState('networkidle', { timeout: limit }), limit + 1000, input.url, signal);
+        } catch (error) {
+          if (isHarelError(error, 'ABORTED')) throw error;
           settled = false;
         }
-        if (input.signal?.aborted) throw createError('ABORTED');
-        const snapshot = await withDeadline(page.evaluate(PAGE_SNAPSHOT_SCRIPT) as Promise<PageSnapshot>, options.renderTimeoutMs, input.url);
+        const snapshot = await bounded(page.evaluate(PAGE_SNAPSHOT_SCRIPT) as Promise<PageSnapshot>, limit, input.url, signal);
         return { ...snapshot, settled };
       } catch (error) {
-        if (input.signal?.aborted) throw createError('ABORTED');
+        if (signal?.aborted) throw createError('ABORTED');
         if (isHarelError(error)) throw error;
         throw createError('CRAWL_RENDER_FAILED', input.url, error instanceof Error ? error.message.split('\n')[0] : String(error));
       } finally {
-        input.signal?.removeEventListener('abort', onAbort);
-        await page.close().catch(() => undefined);
+        // Measured here: closing a page while its route handlers are busy can hang for good, so
+        // the close is awaited only for a while; closing the browser at the end cleans up.
+        await bounded(page.close(), 5000, input.url).catch(() => undefined);
       }
     },
     async close() {
