@@ -98,13 +98,18 @@ export function createPageRenderer(options: RendererOptions): PageRenderer {
       const limit = options.renderTimeoutMs;
       const page = await context.newPage();
       let documentServed = false;
+      const navigations: string[] = [];
       try {
         await page.route('**/*', async (route: Route) => {
           const request = route.request();
           if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
             // The first main-frame navigation is the page itself; later ones are scripts sending
             // the browser elsewhere, which would throw away the page being read.
-            if (documentServed) return route.abort('aborted');
+            // Its target is kept as a link: it is often the only way to the page's new address.
+            if (documentServed) {
+              navigations.push(request.url());
+              return route.abort('aborted');
+            }
             documentServed = true;
             return route.fulfill({ status: 200, contentType: input.contentType, body: Buffer.from(input.body) });
           }
@@ -120,7 +125,8 @@ export function createPageRenderer(options: RendererOptions): PageRenderer {
           settled = false;
         }
         const snapshot = await bounded(page.evaluate(PAGE_SNAPSHOT_SCRIPT) as Promise<PageSnapshot>, limit, input.url, signal);
-        return { ...snapshot, settled };
+        const links = [...snapshot.links, ...navigations.map((href) => ({ href, text: '' }))];
+        return { ...snapshot, links, settled };
       } catch (error) {
         if (signal?.aborted) throw createError('ABORTED');
         if (isHarelError(error)) throw error;
