@@ -8,7 +8,7 @@
  * saved files that an incremental re-crawl keeps.
  */
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { readFile, rename, rm, truncate } from 'node:fs/promises';
+import { readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createError } from '../../widget/core/errors.ts';
 import type { JournalEvent, QueueItem, SavedRecord, UrlOutcome } from './crawl-record.ts';
@@ -73,6 +73,30 @@ function priorFrom(state: JournalState | null): PriorCrawl {
   return prior;
 }
 
+/**
+ * `--fresh`: forget the unfinished crawl and every ETag, Last-Modified and link learnt, but not
+ * which files earlier crawls saved. A fresh crawl that no longer reaches one of them must still
+ * delete it, or `build` would index a file that no manifest entry traces to a URL.
+ */
+async function forgetValidators(current: string, previous: string): Promise<void> {
+  const saved = new Map<string, SavedRecord>();
+  for (const file of [previous, current]) {
+    // An unreadable journal is what --fresh is for: what it saved cannot be known, so skip it.
+    const events = await readEvents(file).catch(() => null);
+    for (const outcome of events ? replay(events).outcomes.values() : []) {
+      if (outcome.status === 'saved' || outcome.status === 'unchanged') saved.set(outcome.record.path, outcome.record);
+    }
+  }
+  const at = new Date().toISOString();
+  const lines: JournalEvent[] = [{ t: 'start', at, startUrls: [] }];
+  for (const record of saved.values()) {
+    lines.push({ t: 'done', url: record.url, outcome: { status: 'unchanged', record: { ...record, etag: null, lastModified: null }, links: [] } });
+  }
+  lines.push({ t: 'end', at, reason: 'finished' });
+  await writeFile(previous, lines.map((event) => `${JSON.stringify(event)}\n`).join(''));
+  await rm(current, { force: true });
+}
+
 export class CrawlJournal {
   readonly #file: string;
   /** The unfinished crawl this run continues, or null for a new crawl. */
@@ -87,17 +111,14 @@ export class CrawlJournal {
 
   /**
    * Opens the state in `outDir`: continues an unfinished crawl, or starts a new one on top of the
-   * last finished crawl; `fresh` forgets both.
+   * last finished crawl; `fresh` forgets both but for the files they saved.
    */
   static async open(outDir: string, options: { fresh: boolean; startUrls: string[] }): Promise<CrawlJournal> {
     const dir = join(outDir, STATE_DIR);
     const current = join(dir, CURRENT);
     const previous = join(dir, PREVIOUS);
     mkdirSync(dir, { recursive: true });
-    if (options.fresh) {
-      await rm(current, { force: true });
-      await rm(previous, { force: true });
-    }
+    if (options.fresh) await forgetValidators(current, previous);
     const events = await readEvents(current);
     const state = events ? replay(events) : null;
     if (state && !state.ended) {

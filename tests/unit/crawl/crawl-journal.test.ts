@@ -186,7 +186,7 @@ describe('CrawlJournal.open', () => {
     expect(resumed.prior.records.get(`${SITE}/a`)).toEqual(record('/a'));
   });
 
-  it('forgets both the unfinished and the finished crawl when fresh', async () => {
+  it('forgets the unfinished crawl, validators and links when fresh, but not the files saved', async () => {
     const first = await open();
     first.append({ t: 'done', url: `${SITE}/a`, outcome: SAVED });
     first.append({ t: 'end', at: '2024-01-01T00:01:00.000Z', reason: 'finished' });
@@ -195,10 +195,12 @@ describe('CrawlJournal.open', () => {
 
     const fresh = await open(true);
     expect(fresh.resumed).toBeNull();
-    expect(fresh.prior.records.size).toBe(0);
-    expect(fresh.prior.links.size).toBe(0);
+    // Still known, so that a fresh crawl no longer reaching /a deletes its file; but nothing to
+    // send If-None-Match / If-Modified-Since with, and no links to follow without fetching.
+    expect(fresh.prior.records.get(`${SITE}/a`)).toEqual({ ...record('/a'), etag: null, lastModified: null });
+    expect(fresh.prior.links.get(`${SITE}/a`)).toEqual([]);
     expect(readJournal()).toHaveLength(1);
-    expect(existsSync(join(outDir, STATE_DIR, 'previous.jsonl'))).toBe(false);
+    expect(existsSync(join(outDir, STATE_DIR, 'previous.jsonl'))).toBe(true);
   });
 
   it('recovers from a corrupt journal when fresh', async () => {

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -192,6 +192,19 @@ describe('harel-builder crawl', () => {
       const car = documents.find((d) => d.url !== null && pathOf(d.url) === '/ביטוח/רכב');
       expect(car?.url).toBe(`${site.origin}/%D7%91%D7%99%D7%98%D7%95%D7%97/%D7%A8%D7%9B%D7%91`);
     }, 60_000);
+
+    it('with --fresh refetches everything unconditionally, and deletes the file of a page no longer crawled', async () => {
+      // /about was the only way to /stall and /moved, and through /moved to /js-target.
+      const unreached = ['/about', '/moved', '/js-target'];
+      const files = unreached.map((path) => savedByPath(out).get(path)!.file);
+      site.resetLog();
+      const fresh = await crawl({ startUrls: [`${site.origin}/`], outDir: out, ...FAST, fresh: true, exclude: ['/about'], domainRules: parseDomainRules(DOMAIN_MAP) });
+      expect(fresh.counts.removed).toBe(unreached.length);
+      expect(fresh.counts.unchanged).toBe(0);
+      expect(site.requests.filter((r) => r.headers['if-none-match'] || r.headers['if-modified-since'])).toEqual([]);
+      for (const file of files) expect(existsSync(join(out, file)), file).toBe(false);
+      expect([...savedByPath(out).keys()].sort()).toEqual(site.expected.saved.filter((p) => !unreached.includes(p)).sort());
+    }, 120_000);
   });
 
   it('resumes an interrupted crawl without fetching again what it already has', async () => {
