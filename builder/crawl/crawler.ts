@@ -49,6 +49,14 @@ export interface CrawlSummary {
   redirects: Record<string, string>;
 }
 
+const ROBOTS_REFUSAL = 'disallowed by robots.txt';
+
+/** Whether an outcome cost the site a request (and so counts against --max-pages). */
+function costsRequests(outcome: UrlOutcome): boolean {
+  if (outcome.status === 'alias') return false;
+  return !(outcome.status === 'skipped' && (outcome.reason === ROBOTS_REFUSAL || outcome.code === 'CRAWL_ROBOTS_UNREACHABLE'));
+}
+
 class CrawlRun {
   readonly #options: CrawlOptions;
   readonly #journal: CrawlJournal;
@@ -85,6 +93,8 @@ class CrawlRun {
     for (const [url, outcome] of resumed.outcomes) this.#apply(url, outcome);
     this.#queue.push(...resumed.queued.filter((item) => !resumed.outcomes.has(item.url)));
     this.#finished = resumed.outcomes.size;
+    // --max-pages bounds the whole crawl, not each run of it.
+    this.#started = [...resumed.outcomes.values()].filter(costsRequests).length;
   }
 
   enqueue(href: string, from: { depth: number; referrer: string; referrerDomain?: string }): void {
@@ -144,8 +154,11 @@ class CrawlRun {
     if (!robots.isAllowed(item.url)) {
       // A refusal costs no request, so it does not count against --max-pages.
       this.#started--;
-      const reason = robots.refusal ? createError('CRAWL_ROBOTS_UNREACHABLE', new URL(item.url).origin, robots.refusal).message : 'disallowed by robots.txt';
-      return this.#finish(item, { status: 'skipped', reason });
+      const origin = new URL(item.url).origin;
+      const outcome: UrlOutcome = robots.refusal
+        ? { status: 'skipped', code: 'CRAWL_ROBOTS_UNREACHABLE', reason: createError('CRAWL_ROBOTS_UNREACHABLE', origin, robots.refusal).message }
+        : { status: 'skipped', reason: ROBOTS_REFUSAL };
+      return this.#finish(item, outcome);
     }
     this.#finish(item, await fetchItem(item, this.#context));
   }

@@ -177,7 +177,15 @@ export async function fetchItem(item: QueueItem, context: ItemContext): Promise<
     if (twin !== undefined) return { status: 'duplicate', finalUrl, duplicateOf: twin, redirects, links };
     const prior = context.prior.records.get(finalUrl);
     const path = context.paths.claim(finalUrl, kind, prior?.path);
-    await writeAtomically(join(context.outDir, path), bytes);
+    // Claimed before the write's await, so a page with the same content finishing meanwhile is
+    // a duplicate of this one rather than a second copy.
+    context.savedHashes.set(hash, path);
+    try {
+      await writeAtomically(join(context.outDir, path), bytes);
+    } catch (error) {
+      context.savedHashes.delete(hash);
+      throw error;
+    }
     const now = new Date().toISOString();
     const record: SavedRecord = {
       path,

@@ -279,6 +279,19 @@ describe('harel-builder crawl', () => {
     expect([...savedByPath(out).keys()].sort()).toEqual([...site.expected.saved].sort());
   }, 120_000);
 
+  it('counts --max-pages over the whole crawl, across a resume', async () => {
+    const out = join(root, 'limit-resumed');
+    const controller = new AbortController();
+    const options = { startUrls: [`${site.origin}/`], outDir: out, ...FAST, render: false, maxPages: 3 };
+    const first = await crawl({ ...options, signal: controller.signal, onOutcome: (_url, outcome) => outcome.status === 'saved' && controller.abort() });
+    expect(first.end).toBe('interrupted');
+    const second = await crawl(options);
+    expect(second.resumed).toBe(true);
+    expect(second.end).toBe('limit');
+    const manifest = readManifest(out);
+    expect(Object.keys(manifest.files).length + manifest.failures.length).toBe(3);
+  }, 60_000);
+
   it('stops at --max-pages, honours --exclude, and without rendering saves the HTML as served', async () => {
     const out = join(root, 'limited');
     site.resetLog();
