@@ -75,8 +75,12 @@ class CrawlRun {
   #failed = 0;
   readonly #running = new Set<Promise<void>>();
   readonly #startTime = Date.now();
+  readonly #startUrls: Set<string>;
+  /** Origins whose sitemaps have been read. */
+  readonly #sitemapOrigins = new Set<string>();
 
-  constructor(options: CrawlOptions, journal: CrawlJournal, context: ItemContext) {
+  constructor(options: CrawlOptions, journal: CrawlJournal, context: ItemContext, startUrls: string[]) {
+    this.#startUrls = new Set(startUrls);
     this.#options = options;
     this.#journal = journal;
     this.#context = context;
@@ -91,6 +95,7 @@ class CrawlRun {
     if (!resumed) return;
     for (const item of resumed.queued) this.#seen.add(item.url);
     for (const [url, outcome] of resumed.outcomes) this.#apply(url, outcome);
+    if (resumed.sitemapsDone) for (const origin of this.#context.scope.hosts) this.#sitemapOrigins.add(origin);
     this.#queue.push(...resumed.queued.filter((item) => !resumed.outcomes.has(item.url)));
     this.#finished = resumed.outcomes.size;
     // --max-pages bounds the whole crawl, not each run of it.
@@ -111,12 +116,20 @@ class CrawlRun {
   async seed(startUrls: string[]): Promise<void> {
     const resumed = this.#journal.resumed;
     if (!resumed) for (const url of startUrls) this.enqueue(url, { depth: 0, referrer: 'start' });
-    if (this.#options.sitemaps === false || resumed?.sitemapsDone) return;
+    if (resumed?.sitemapsDone) return;
+    await this.#readNewSitemaps();
+    this.#journal.append({ t: 'sitemaps', at: new Date().toISOString() });
+  }
+
+  /** Reads the sitemaps of start origins not read yet (one a start URL redirected to, too). */
+  async #readNewSitemaps(): Promise<void> {
+    if (this.#options.sitemaps === false) return;
     for (const origin of this.#context.scope.hosts) {
+      if (this.#sitemapOrigins.has(origin)) continue;
+      this.#sitemapOrigins.add(origin);
       const found = await discoverSitemapUrls(origin, this.#context.fetcher, this.#options.log);
       for (const url of found) this.enqueue(url, { depth: 0, referrer: 'sitemap' });
     }
-    this.#journal.append({ t: 'sitemaps', at: new Date().toISOString() });
   }
 
   /** Runs the queue to its end, the page limit, or the signal. */
@@ -161,6 +174,7 @@ class CrawlRun {
       return this.#finish(item, outcome);
     }
     this.#finish(item, await fetchItem(item, this.#context));
+    if (item.referrer === 'start') await this.#readNewSitemaps();
   }
 
   #finish(item: QueueItem, outcome: UrlOutcome): void {
@@ -179,6 +193,10 @@ class CrawlRun {
   #apply(url: string, outcome: UrlOutcome): void {
     this.#outcomes.set(url, outcome);
     if (outcome.status === 'failed') this.#failed++;
+    // Where a start URL redirected joins the scope (fetchItem did so on the way; again here for a
+    // resumed crawl, whose scope is rebuilt from the command line).
+    const finalUrl = 'record' in outcome ? outcome.record.finalUrl : 'finalUrl' in outcome ? outcome.finalUrl : null;
+    if (finalUrl && this.#startUrls.has(url) && this.#context.scope.check(finalUrl, 'page') !== null) this.#context.scope.addStart(finalUrl);
     for (const covered of urlsCoveredBy(url, outcome)) this.#seen.add(covered);
     if (outcome.status !== 'saved' && outcome.status !== 'unchanged') return;
     const { record } = outcome;
@@ -293,18 +311,23 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     options.render === false
       ? null
       : createPageRenderer({ browserPath: options.browserPath, userAgent, renderTimeoutMs: options.renderTimeoutMs ?? CRAWL_DEFAULTS.renderTimeoutMs });
-  const run = new CrawlRun(options, journal, {
-    outDir: options.outDir,
-    fetcher,
-    renderer,
-    scope,
-    domainRules: options.domainRules ?? [],
-    paths: new SavedPathRegistry(),
-    prior: journal.prior,
-    covered: new Map(),
-    savedHashes: new Map(),
-    signal: options.signal,
-  });
+  const run = new CrawlRun(
+    options,
+    journal,
+    {
+      outDir: options.outDir,
+      fetcher,
+      renderer,
+      scope,
+      domainRules: options.domainRules ?? [],
+      paths: new SavedPathRegistry(),
+      prior: journal.prior,
+      covered: new Map(),
+      savedHashes: new Map(),
+      signal: options.signal,
+    },
+    startUrls,
+  );
   try {
     run.restore();
     let end: CrawlEnd;

@@ -31,7 +31,12 @@ export interface Scope {
    */
   check(url: string, kind: FetchKind): string | null;
   /** The start URLs' origins (`https://www.example.co.il`), without repeats. */
-  hosts: string[];
+  readonly hosts: string[];
+  /**
+   * Adds a start URL: where a start URL redirects to (`example.co.il` → `www.example.co.il`),
+   * which the user meant as much as what they typed.
+   */
+  addStart(url: string): void;
 }
 
 function escapeRegExp(text: string): string {
@@ -105,5 +110,15 @@ export function createScope(options: ScopeOptions): Scope {
     return null;
   }
 
-  return { check, hosts: [...prefixes.keys()] };
+  function addStart(url: string): void {
+    for (const [origin, paths] of startPrefixes([url])) prefixes.set(origin, [...(prefixes.get(origin) ?? []), ...paths]);
+  }
+
+  return {
+    check,
+    get hosts() {
+      return [...prefixes.keys()];
+    },
+    addStart,
+  };
 }

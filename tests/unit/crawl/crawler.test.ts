@@ -5,6 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -290,6 +292,29 @@ describe('harel-builder crawl', () => {
     expect(second.end).toBe('limit');
     const manifest = readManifest(out);
     expect(Object.keys(manifest.files).length + manifest.failures.length).toBe(3);
+  }, 60_000);
+
+  it('follows a start URL that redirects to another origin (the bare domain to www) and crawls there', async () => {
+    // Another origin on loopback that sends everything to the site, as example.co.il does to www.
+    const bare = createServer((req, res) => {
+      res.writeHead(301, { location: `${site.origin}${req.url ?? '/'}` });
+      res.end();
+    });
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    const bareOrigin = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
+    try {
+      const out = join(root, 'bare');
+      const summary = await crawl({ startUrls: [`${bareOrigin}/`], outDir: out, ...FAST, render: false });
+      expect(summary.end).toBe('finished');
+      const saved = savedByPath(out);
+      expect(saved.get('/')?.entry).toMatchObject({ url: `${bareOrigin}/`, finalUrl: `${site.origin}/` });
+      // Listed only in the sitemap of the origin the start URL redirected to.
+      expect(saved.has('/about')).toBe(true);
+      expect(saved.has('/docs/guide.pdf')).toBe(true);
+      expect(requested(site).filter((p) => p.startsWith('/private'))).toEqual([]);
+    } finally {
+      await new Promise((resolve) => bare.close(resolve));
+    }
   }, 60_000);
 
   it('stops at --max-pages, honours --exclude, and without rendering saves the HTML as served', async () => {
