@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { createError } from '../../widget/core/errors.ts';
 import { buildIndex, type BuildSummary } from '../build/build-index.ts';
 import { numberOption, optionalNumber } from '../cli/args.ts';
+import { runCancellable } from '../cli/cancellable.ts';
 import { createProgressReporter } from '../cli/progress.ts';
 import { DEFAULT_EMBEDDER } from '../embed/defaults.ts';
 
@@ -27,7 +28,8 @@ export async function buildCommand(argv: string[]): Promise<number> {
     },
   });
   if (positionals.length === 0) throw createError('BAD_ARGUMENT', 'build needs at least one input folder.');
-  if (!values.out) throw createError('BAD_ARGUMENT', 'build needs --out <dir>.');
+  const outDir = values.out;
+  if (!outDir) throw createError('BAD_ARGUMENT', 'build needs --out <dir>.');
   for (const input of positionals) {
     try {
       await stat(input);
@@ -42,14 +44,10 @@ export async function buildCommand(argv: string[]): Promise<number> {
     throw createError('BAD_ARGUMENT', `--term-match must be whole or prefix, not "${termMatch}".`);
   }
   const progress = createProgressReporter({ quiet: Boolean(values.quiet) });
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
-  let summary: BuildSummary;
-  try {
-    summary = await buildIndex({
+  const summary: BuildSummary = await runCancellable(progress, 'cancelling: the index already in --out stays as it was', (signal) =>
+    buildIndex({
       inputs: positionals,
-      outDir: values.out,
+      outDir,
       embed: !values['no-embed'],
       embedder: values.embedder ?? DEFAULT_EMBEDDER,
       modelDir: values['model-dir'],
@@ -60,14 +58,11 @@ export async function buildCommand(argv: string[]): Promise<number> {
       cacheDir: values['cache-dir'],
       bm25Weight: optionalNumber(values['bm25-weight'], '--bm25-weight', 0, 1),
       termMatch,
-      signal: controller.signal,
+      signal,
       onProgress: progress.onProgress,
       log: progress.log,
-    });
-  } finally {
-    progress.finish();
-    process.off('SIGINT', onSigint);
-  }
+    }),
+  );
   const lines = [
     `index ${summary.manifest.buildId} written to ${values.out} in ${(summary.ms / 1000).toFixed(1)} s`,
     `  ${summary.manifest.counts.documents} documents, ${summary.manifest.counts.pages} pages, ${summary.manifest.counts.chunks} chunks, ${(summary.bytes / 1024).toFixed(0)} KB (${(summary.bytes / Math.max(1, summary.manifest.counts.chunks)).toFixed(0)} bytes/chunk)`,

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createError } from '../../widget/core/errors.ts';
 import { numberOption, positiveInt } from '../cli/args.ts';
+import { runCancellable } from '../cli/cancellable.ts';
 import { createProgressReporter } from '../cli/progress.ts';
 import { CRAWL_DEFAULTS } from '../crawl/crawl-options.ts';
 import { crawl, type CrawlSummary } from '../crawl/crawler.ts';
@@ -84,20 +85,13 @@ export async function crawlCommand(argv: string[]): Promise<number> {
     },
   });
   if (positionals.length === 0) throw createError('BAD_ARGUMENT', 'crawl needs at least one start URL.');
-  if (!values.out) throw createError('BAD_ARGUMENT', 'crawl needs --out <dir>.');
+  const outDir = values.out;
+  if (!outDir) throw createError('BAD_ARGUMENT', 'crawl needs --out <dir>.');
   const progress = createProgressReporter({ quiet: Boolean(values.quiet) });
-  const controller = new AbortController();
-  const onSigint = (): void => {
-    progress.log('stopping: finishing the requests in flight and saving the state (Ctrl-C again to quit at once)');
-    controller.abort();
-    process.once('SIGINT', () => process.exit(130));
-  };
-  process.once('SIGINT', onSigint);
-  let summary: CrawlSummary;
-  try {
-    summary = await crawl({
+  const summary = await runCancellable(progress, 'stopping: finishing the requests in flight and saving the state', (signal) =>
+    crawl({
       startUrls: positionals,
-      outDir: values.out,
+      outDir,
       include: values.include,
       exclude: values.exclude,
       maxPages: positiveInt(values['max-pages'], '--max-pages', CRAWL_DEFAULTS.maxPages),
@@ -114,14 +108,11 @@ export async function crawlCommand(argv: string[]): Promise<number> {
       render: !values['no-render'],
       browserPath: values.browser,
       fresh: Boolean(values.fresh),
-      signal: controller.signal,
+      signal,
       onProgress: progress.onProgress,
       log: progress.log,
-    });
-  } finally {
-    progress.finish();
-    process.off('SIGINT', onSigint);
-  }
+    }),
+  );
   process.stdout.write(formatSummary(summary));
   return summary.end === 'interrupted' ? 130 : 0;
 }

@@ -113,9 +113,12 @@ async function followRedirects(item: QueueItem, context: ItemContext): Promise<F
     if (chain.length > MAX_REDIRECTS) {
       return { outcome: failed('CRAWL_TOO_MANY_REDIRECTS', createError('CRAWL_TOO_MANY_REDIRECTS', item.url, MAX_REDIRECTS).message, { permanent: true, redirects: chain }) };
     }
-    // A start URL that redirects (http → https, the bare domain → www) says where the site is.
-    if (item.referrer === 'start' && context.scope.check(next, item.kind) !== null) context.scope.addStart(next);
-    const outOfScope = context.scope.check(next, item.kind);
+    let outOfScope = context.scope.check(next, item.kind);
+    if (outOfScope && item.referrer === 'start') {
+      // A start URL that redirects (http → https, the bare domain → www) says where the site is.
+      context.scope.addStart(next);
+      outOfScope = context.scope.check(next, item.kind);
+    }
     if (outOfScope) return { outcome: { status: 'skipped', reason: `redirects to ${next} (${outOfScope})` } };
     const robots = await context.fetcher.robots(new URL(next).origin);
     if (!robots.isAllowed(next)) return { outcome: { status: 'skipped', reason: `redirects to ${next}, disallowed by robots.txt` } };

@@ -19,13 +19,8 @@ export interface RenderInput {
   signal?: AbortSignal;
 }
 
-export interface RenderedPage extends PageSnapshot {
-  /** False when the network never went quiet and the page was read at the render timeout. */
-  settled: boolean;
-}
-
 export interface PageRenderer {
-  render(input: RenderInput): Promise<RenderedPage>;
+  render(input: RenderInput): Promise<PageSnapshot>;
   close(): Promise<void>;
 }
 
@@ -117,16 +112,15 @@ export function createPageRenderer(options: RendererOptions): PageRenderer {
           return route.continue();
         });
         await bounded(page.goto(input.url, { waitUntil: 'commit', timeout: limit }), limit + 1000, input.url, signal);
-        let settled = true;
         try {
           await bounded(page.waitForLoadState('networkidle', { timeout: limit }), limit + 1000, input.url, signal);
         } catch (error) {
+          // A page whose network never goes quiet (polling, a stuck request) is read as it is now.
           if (isHarelError(error, 'ABORTED')) throw error;
-          settled = false;
         }
         const snapshot = await bounded(page.evaluate(PAGE_SNAPSHOT_SCRIPT) as Promise<PageSnapshot>, limit, input.url, signal);
         const links = [...snapshot.links, ...navigations.map((href) => ({ href, text: '' }))];
-        return { ...snapshot, links, settled };
+        return { ...snapshot, links };
       } catch (error) {
         if (signal?.aborted) throw createError('ABORTED');
         if (isHarelError(error)) throw error;
