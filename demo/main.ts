@@ -13,6 +13,13 @@ for (const name of ['index', 'mode', 'model-base', 'model', 'embedder', 'domain'
   if (value) chat.setAttribute(name, value);
 }
 
+// Made up, like the insurer: the off-topic reply names whoever the page says it is for.
+chat.contacts = {
+  name: { he: 'דמו ביטוח', en: 'Demo Insurance' },
+  phone: '*1234',
+  website: 'https://demo-insurance.example',
+};
+
 const INTRO = {
   he: 'שאלו על הפוליסות של דמו ביטוח (רכב, דירה, בריאות, נסיעות). התשובות נכתבות במכשיר שלכם, מתוך מסמכי הפוליסה בלבד.',
   en: "Ask about Demo Insurance's policies (car, home, health, travel). Answers are written on your device, from the policy documents only.",

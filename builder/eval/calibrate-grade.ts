@@ -3,8 +3,9 @@
  *   npx tsx builder/eval/calibrate-grade.ts [--index .tmp/harel] [--questions ../shared/data/harel/questions/dev-v2.json]
  * Runs the real loop (extractive engine, in-thread search) over every question for each candidate
  * grading threshold and prints: refusal rate on answerable and on unanswerable questions, how often
- * an answer cites a gold page, how often a kept passage is on a gold page, the confidence tiers,
- * and the off-topic detector on dev questions and on a set of questions about other things.
+ * an answer cites a gold page, how often a kept passage is on a gold page, and the confidence
+ * tiers. Off-topic detection, refusals on evidence and the tiers themselves are fitted by
+ * fit-answerability.ts.
  * Searches are cached per request, so each threshold costs only grading and generation.
  */
 import { parseArgs } from 'node:util';
@@ -18,22 +19,12 @@ import { readIndexFolder } from '../read-index-folder.ts';
 import { loadQuestions, type EvalQuestion, type SourceRef } from './questions.ts';
 import { aliasMap } from './run-eval.ts';
 
-const OFF_TOPIC_QUESTIONS = [
-  "what's the weather tomorrow",
-  'מי ניצח במשחק אתמול',
-  'how do I bake sourdough bread?',
-  'מה השעה עכשיו בניו יורק',
-  'who is the president of France?',
-  'איך מכינים חומוס בבית',
-  'recommend a good movie for tonight',
-  'מתי נפתחת העונה של ליגת העל בכדורגל',
-];
-
 function cached(inner: SearchService): SearchService {
   const memo = new Map<string, Promise<SearchResponse>>();
   return {
     load: (o) => inner.load(o),
     dispose: () => inner.dispose(),
+    route: (query) => inner.route(query),
     search(request: SearchRequest, signal?: AbortSignal) {
       const key = JSON.stringify(request);
       if (!memo.has(key)) memo.set(key, inner.search(request, signal));
@@ -50,7 +41,6 @@ async function main(): Promise<void> {
       index: { type: 'string', default: '.tmp/harel' },
       questions: { type: 'string', default: '../shared/data/harel/questions/dev-v2.json' },
       thresholds: { type: 'string', default: '0.3,0.35,0.375,0.4' },
-      high: { type: 'string', default: '0.55' },
     },
   });
   const index = await readIndexFolder(values.index!);
@@ -60,7 +50,6 @@ async function main(): Promise<void> {
   const onGold = (q: EvalQuestion, p: { file: string; page: number }) =>
     q.facts.some((fact: SourceRef[]) => fact.some((r) => (aliases.get(r.file) ?? r.file) === p.file && (r.page === null || r.page === p.page)));
   const engine = new ExtractiveEngine();
-  const high = Number(values.high);
 
   console.log(`${questions.length} questions (${questions.filter((q) => q.answerable).length} answerable), index ${values.index}`);
   console.log('threshold | refused answerable | refused unanswerable | answer cites gold page | kept on gold page | kept q with gold | tiers h/m/l (answerable) | p50 ms');
@@ -70,7 +59,7 @@ async function main(): Promise<void> {
     const tierGold = { high: 0, medium: 0, low: 0 };
     const ms: number[] = [];
     for (const q of questions) {
-      const answer: Answer = await runAnswerLoop({ question: q.question, history: [] }, { search, engine }, { tuning: { minRelevance: t, highMinRelevance: high } });
+      const answer: Answer = await runAnswerLoop({ question: q.question, history: [] }, { search, engine }, { tuning: { minRelevance: t } });
       ms.push(answer.timings.total);
       // What grading kept on the first pass, measured against the gold pages.
       const first = await search.search({ query: answer.searchedQuery, domain: null, k: 10 });
@@ -98,20 +87,6 @@ async function main(): Promise<void> {
     );
   }
 
-  const devOffTopic = [];
-  for (const q of questions) {
-    const answer = await runAnswerLoop({ question: q.question, history: [] }, { search, engine });
-    if (answer.refusal === 'off-topic') devOffTopic.push(q.id);
-  }
-  let flagged = 0;
-  for (const question of OFF_TOPIC_QUESTIONS) {
-    const answer = await runAnswerLoop({ question, history: [] }, { search, engine });
-    const r = (await search.search({ query: question, domain: null, k: 10 })).result.route;
-    const cov = gradeFeatures(question, (await search.search({ query: question, domain: null, k: 10 })).passages).reduce((m, f) => Math.max(m, f.coverage), 0);
-    console.log(`off-topic? ${answer.refusal === 'off-topic'} route ${r?.confidence.toFixed(2)} coverage ${cov.toFixed(2)}  ${question}`);
-    if (answer.refusal === 'off-topic') flagged++;
-  }
-  console.log(`off-topic detector: ${flagged}/${OFF_TOPIC_QUESTIONS.length} off-topic questions flagged; ${devOffTopic.length}/${questions.length} dev questions flagged ${devOffTopic.join(' ')}`);
 }
 
 await main();

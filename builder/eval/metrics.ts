@@ -102,7 +102,7 @@ export interface TwinLookup {
 }
 
 /** Twin groups that establish the fact: each ref's page group, or all groups of a whole-file ref. */
-function factGroups(fact: readonly SourceRef[], twins: TwinLookup): Set<number> {
+export function factGroups(fact: readonly SourceRef[], twins: TwinLookup): Set<number> {
   const groups = new Set<number>();
   for (const ref of fact) {
     if (ref.page === null) for (const g of twins.fileGroups(ref.file)) groups.add(g);

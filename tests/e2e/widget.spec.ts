@@ -132,12 +132,19 @@ test('says plainly when the documents do not answer, with the closest clauses', 
   await expect(reply.locator('details.card')).toHaveCount(answer.citations.length);
 });
 
-test('answers an off-topic question with the insurer\'s contact channels', async ({ page }) => {
+test('answers an off-topic question with the contact channels the page set, in the question\'s language', async ({ page }) => {
   await openDemo(page);
   const answer = await ask(page, 'מי ניצח במשחק הכדורגל אתמול?');
   expect(answer.refused).toBe(true);
   expect(answer.refusal).toBe('off-topic');
-  expect(answer.text).toContain('*2735');
+  // demo/main.ts sets Demo Insurance's (made-up) channels; the widget names no real insurer.
+  expect(answer.text).toContain('דמו ביטוח');
+  expect(answer.text).toContain('*1234');
+  expect(answer.text).not.toMatch(/הראל|Harel|\*2735/);
+  // The demo's interface is Hebrew; an English question is answered in English.
+  const english = await ask(page, "what's the weather tomorrow?");
+  expect(english).toMatchObject({ refusal: 'off-topic', lang: 'en' });
+  expect(english.text).toMatch(/^I can only answer questions about the insurance documents on this site\..*Demo Insurance/);
 });
 
 test('a reload reads the index from IndexedDB and keeps the conversation', async ({ page }) => {

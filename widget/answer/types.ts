@@ -60,8 +60,11 @@ export interface Answer {
   confidence: Confidence;
   /** True when the widget said it cannot find a definitive answer (low confidence, off-topic, no passages). */
   refused: boolean;
-  /** Why it refused, when it did. */
-  refusal: 'off-topic' | 'no-passages' | 'not-grounded' | null;
+  /**
+   * Why it refused, when it did: off-topic; no passage passed grading; the answer was not
+   * supported by its passages; or the evidence says the documents do not answer (not-answerable).
+   */
+  refusal: 'off-topic' | 'no-passages' | 'not-grounded' | 'not-answerable' | null;
   /** The domain the question was routed to (null when unsure). */
   domain: string | null;
   /** Language of the question, and so of the answer. */
@@ -73,6 +76,20 @@ export interface Answer {
   /** Passages the retriever ranked, best first (before grading). */
   retrieved: RankedPassage[];
   timings: AnswerTimings;
+  /**
+   * What the confidence and refusal were decided on (widget/loop/evidence.ts, answerability.ts):
+   * the kind of fact asked for, the evidence features, and the fitted models' probabilities.
+   * Absent when the loop stopped before searching.
+   */
+  evidence?: AnswerEvidence;
+}
+
+export interface AnswerEvidence {
+  questionType: string;
+  features: Record<string, number>;
+  offTopic: number;
+  answerable: number;
+  correct: number;
 }
 
 /** One turn of the conversation, as persisted and as given to the loop for follow-ups. */

@@ -16,6 +16,8 @@ export interface GradedPassage extends ContextPassage {
 
 export interface GenerateRequest {
   question: string;
+  /** What the loop searched: a follow-up's question with the previous one's words ("ומה לגבי רכב?" alone says little). Unset: the question. */
+  searchQuery?: string;
   lang: Lang;
   passages: GradedPassage[];
   history: ChatTurn[];

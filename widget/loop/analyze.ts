@@ -3,17 +3,27 @@
  * "and for abroad?", "כמה זה עולה?") leans on the previous question; it is searched with that
  * question's content words prepended, while the question shown stays as typed.
  *
- * The follow-up heuristic (no model): a question is a follow-up when there is a previous question
- * and the new one has at most FOLLOW_UP_MAX_WORDS content words and either
- * - opens like a continuation (ו/and-prefixed "what about", "מה לגבי", "ומה", "also", "and"…), or
- * - refers back with a pronoun or demonstrative (זה, זו, הוא, היא, אותו, it, this, that, they…), or
- * - has at most FOLLOW_UP_BARE_WORDS content words (an ellipsis: "ולחו"ל?", "and abroad?").
- * A longer question stands on its own even with "it" in it: it carries its own context.
+ * A short question (at most FOLLOW_UP_MAX_WORDS content words) after another is a follow-up only
+ * with a signal that it continues the conversation (follow-up-cues.ts has the word lists):
+ * - continuation: it opens like one ("ומה לגבי…", "ולחו"ל?", "and…", "what about…", "also…");
+ * - reference: a pronoun or demonstrative points back ("כמה זה עולה?", "is it covered?");
+ * - ellipsis: a bare phrase (at most FOLLOW_UP_BARE_WORDS content words, or a lone "למה?") whose
+ *   words fit the previous topic: insurance words ("השתתפות עצמית?"), or what `fitsPreviousTopic`
+ *   (the router, in the loop) says.
+ * Shortness alone is no signal: "מה מזג האוויר מחר?" after a health question is a new topic. A
+ * longer question stands on its own even with "it" in it: it carries its own context.
+ *
+ * The answer is in the question's language; the interface language decides only for a question
+ * with no Hebrew or Latin letters ("?", "5000").
  */
 import type { ChatTurn } from '../answer/types.ts';
 import type { Lang } from '../core/schema.ts';
-import { detectLang, normalizeText, tokenize } from '../core/tokenizer/index.ts';
+import { detectLang, tokenize } from '../core/tokenizer/index.ts';
+import { isBareQuestionWord, readsAsContinuation, refersBack } from './follow-up-cues.ts';
+import { mentionsInsurance } from './route.ts';
 import { contentWords } from './terms.ts';
+
+export type FollowUpSignal = 'continuation' | 'reference' | 'ellipsis' | null;
 
 export interface AnalyzedQuestion {
   /** The question as typed. */
@@ -22,27 +32,27 @@ export interface AnalyzedQuestion {
   /** What to search: the question, or a follow-up with the previous question's content words before it. */
   searchQuery: string;
   followUp: boolean;
+  /** What made it a follow-up; null when it is not one. */
+  followUpSignal: FollowUpSignal;
+}
+
+/** Whether a bare ellipsis's words continue the previous question's topic (`previous` as it was searched). */
+export type TopicFit = (question: string, previous: string) => Promise<boolean>;
+
+export interface AnalyzeOptions {
+  /** The interface language: the answer's language when the question has no letters. */
+  interfaceLang?: Lang | 'auto';
+  /** Without it, only insurance words make a bare ellipsis fit. */
+  fitsPreviousTopic?: TopicFit;
 }
 
 export const FOLLOW_UP_MAX_WORDS = 4;
 export const FOLLOW_UP_BARE_WORDS = 2;
 
-const CONTINUATION =
-  /^(?:ו?מה\s+(?:לגבי|עם|בנוגע|בקשר|אם)|ו?לגבי|ו?בנוגע|ו?אם|ו?גם|ו?מה|ו?כמה|ו?האם|ו?איך|and|also|what\s+about|how\s+about|what\s+if|and\s+if|same\s+for|what\s+of)(?=[\s?,.!]|$)/iu;
-// Hebrew needs a whole-word test of its own: \b knows nothing of Hebrew letters.
-const HEBREW_REFERENCE = new Set(
-  normalizeText('זה זו זאת הוא היא הם הן אותו אותה אותם זהו זוהי שלו שלה שלהם בזה לזה עליו עליה עליהם הזה הזאת הזו כזה כזאת').split(' '),
-);
-const ENGLISH_REFERENCE = /\b(?:it|its|this|that|these|those|they|them|their|one|there)\b/i;
-
-function hebrewWords(text: string): string[] {
-  return normalizeText(text).match(/[\u05D0-\u05EA"']+/g) ?? [];
-}
-
-function refersBack(question: string): boolean {
-  if (ENGLISH_REFERENCE.test(question)) return true;
-  // "ומה זה", "כמה זה עולה": the pronoun may carry a conjunction or preposition prefix.
-  return hebrewWords(question).some((w) => HEBREW_REFERENCE.has(w) || (/^[ובלשכמ]/.test(w) && HEBREW_REFERENCE.has(w.slice(1))));
+/** The question's own language; the interface language only when it has no Hebrew or Latin letters to tell by. */
+export function answerLang(question: string, interfaceLang: Lang | 'auto' = 'auto'): Lang {
+  if (interfaceLang !== 'auto' && !/[\u05D0-\u05EAA-Za-z\u00C0-\u024F]/.test(question)) return interfaceLang;
+  return detectLang(question);
 }
 
 /** The previous question's searched text: its rewritten form when it was a follow-up itself. */
@@ -55,33 +65,39 @@ export function previousQuery(history: readonly ChatTurn[]): string | null {
   return null;
 }
 
-export function isFollowUp(question: string, previous: string | null): boolean {
-  if (!previous) return false;
+/** Why `question` continues `previous`, or null when it stands on its own. */
+export async function followUpSignal(question: string, previous: string | null, fitsPreviousTopic?: TopicFit): Promise<FollowUpSignal> {
+  if (!previous) return null;
   const words = contentWords(question).length;
-  if (words > FOLLOW_UP_MAX_WORDS) return false;
-  const trimmed = normalizeText(question.trim());
-  return words <= FOLLOW_UP_BARE_WORDS || CONTINUATION.test(trimmed) || refersBack(trimmed);
+  if (words > FOLLOW_UP_MAX_WORDS) return null;
+  if (readsAsContinuation(question)) return 'continuation';
+  if (refersBack(question)) return 'reference';
+  if (words === 0) return isBareQuestionWord(question) ? 'ellipsis' : null;
+  if (words > FOLLOW_UP_BARE_WORDS) return null;
+  if (mentionsInsurance(question)) return 'ellipsis';
+  return (await fitsPreviousTopic?.(question, previous)) ? 'ellipsis' : null;
 }
 
 /** Words of `text` (as written) that carry search terms and are not already among `exclude`'s terms. */
-function contentSurfaceWords(text: string, exclude: ReadonlySet<string>): string[] {
+function contentSurfaceWords(text: string, exclude: Set<string>): string[] {
   const out: string[] = [];
   for (const word of text.split(/[\s,.;:!?()[\]{}“”„«»]+/u)) {
     const terms = tokenize(word);
     if (terms.length === 0 || terms.some((t) => exclude.has(t))) continue;
     out.push(word);
-    for (const t of terms) (exclude as Set<string>).add(t);
+    for (const t of terms) exclude.add(t);
   }
   return out;
 }
 
-export function analyzeQuestion(question: string, history: readonly ChatTurn[], lang: Lang | 'auto' = 'auto'): AnalyzedQuestion {
+export async function analyzeQuestion(question: string, history: readonly ChatTurn[], options: AnalyzeOptions = {}): Promise<AnalyzedQuestion> {
   const text = question.trim();
-  const detected = lang === 'auto' ? detectLang(text) : lang;
+  const lang = answerLang(text, options.interfaceLang);
+  const alone: AnalyzedQuestion = { question, lang, searchQuery: text, followUp: false, followUpSignal: null };
   const previous = previousQuery(history);
-  if (!isFollowUp(text, previous)) return { question, lang: detected, searchQuery: text, followUp: false };
-  const own = new Set(tokenize(text));
-  const carried = contentSurfaceWords(previous!, own);
-  if (carried.length === 0) return { question, lang: detected, searchQuery: text, followUp: false };
-  return { question, lang: detected, searchQuery: `${carried.join(' ')} ${text}`, followUp: true };
+  const signal = await followUpSignal(text, previous, options.fitsPreviousTopic);
+  if (!signal) return alone;
+  const carried = contentSurfaceWords(previous!, new Set(tokenize(text)));
+  if (carried.length === 0) return alone;
+  return { ...alone, searchQuery: `${carried.join(' ')} ${text}`, followUp: true, followUpSignal: signal };
 }

@@ -30,21 +30,21 @@ import { contentWords, coverage, localIdf, termSet } from './terms.ts';
 export const COVERAGE_WEIGHT = 0.75;
 
 /**
- * Minimum relevance for a passage to be kept (threshold grading). Calibrated on dev-v2 (109
- * answerable, 12 unanswerable; BM25 index of the whole corpus; extractive engine; the full loop
- * with its one broader retry; ranked list 30 deep as evaluations score it),
- * builder/eval/calibrate-grade.ts, 2026-11-23:
- *   threshold  refused answerable  refused unanswerable  answer cites a gold page  kept passages on a gold page
- *   0.35        2.8 %              25.0 %                18.3 %                    14.3 % of 420
- *   0.3625      6.4 %              33.3 %                17.4 %                    15.8 % of 367
- *   0.375      10.1 %              41.7 %                18.3 %                    17.3 % of 313
- *   0.3875     16.5 %              50.0 %                18.3 %                    18.1 % of 277
- *   0.40       21.1 %              50.0 %                16.5 %                    19.9 % of 236
- * 0.375 refuses five of the twelve unanswerable questions for one answerable in ten. The
- * unanswerable questions of dev-v2 are on-topic by construction (their subject is insurance,
- * their detail absent), so lexical grading separates them only partly.
+ * Minimum relevance for a passage to be kept (threshold grading). Below it nothing is quoted, so it
+ * also refuses; the refusals on evidence are the fitted answerability model's (answerability.ts),
+ * and the threshold only keeps passages no answer should quote. Measured on dev-v2 (109
+ * answerable, 12 unanswerable; BM25 index of the whole corpus; extractive engine; the full loop),
+ * builder/eval/calibrate-grade.ts then the held-out folds of builder/eval/fit-answerability.ts,
+ * 2026-11-23 — refused answerable / refused unanswerable / "high" right / answerable citing a
+ * page that answers, all with the fitted model on top:
+ *   0.30    1.8 %   0 of 12   9 of 13   35.8 %
+ *   0.35    4.6 %   3 of 12   8 of 10   35.8 %
+ *   0.375  11.0 %   5 of 12   8 of 11   33.9 %
+ * The unanswerable questions of dev-v2 are on-topic by construction (their subject is insurance,
+ * their detail absent): lexical evidence separates them only partly, and each one refused costs
+ * about two answerable ones. 0.35 keeps false refusals well under one in ten.
  */
-export const GRADE_MIN_RELEVANCE = 0.375;
+export const GRADE_MIN_RELEVANCE = 0.35;
 
 export interface GradedCandidate {
   passage: ContextPassage;

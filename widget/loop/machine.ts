@@ -5,10 +5,15 @@
  *   analyze → retrieve → route ─off-topic→ fallback → done
  *                          └→ grade ─nothing kept→ retry → retrieve (once, broader)
  *                               └→ generate → ground ─not grounded→ retry (once)
+ *                                               ├─not answerable→ fallback → done
  *                                               └→ done       (second failure → fallback → done)
  *
  * retrieve precedes route: the search service routes and retrieves in one call (one worker round
- * trip), and off-topic detection needs both the router's evidence and what retrieval found.
+ * trip), and off-topic detection needs both the router's evidence and what retrieval found. The
+ * route step also measures the search's evidence (evidence.ts) once; the fitted answerability
+ * models (answerability.ts) read it there for off-topic, and at the ground step for the refusal
+ * and the confidence tier. A refusal on evidence is not retried: the broader retry exists for
+ * mechanical failures (nothing kept, an answer its passages do not support).
  */
 import type { Answer, AnswerTimings, ChatTurn, Citation, Confidence } from '../answer/types.ts';
 import { createError, isHarelError, throwIfAborted } from '../core/errors.ts';
@@ -23,8 +28,11 @@ import { generateAnswer, numberPassages } from './generate.ts';
 import { gradeFeatures, gradePassages, type GradedCandidate, type GradeResult } from './grade.ts';
 import { groundAnswer, type GroundResult } from './ground.ts';
 import { rankedPassages, retrieve, type Retrieved } from './retrieve.ts';
-import { isOffTopic, offTopicText, routedDomain } from './route.ts';
-import { DEFAULT_CONTACTS, type ContactChannels } from './strings.ts';
+import { offTopicText, routedDomain } from './route.ts';
+import { assess, type AnswerabilityModel, type Assessment } from './answerability.ts';
+import { computeEvidence, type Evidence } from './evidence.ts';
+import type { ContactChannels } from './strings.ts';
+import { routerTopicFit } from './topic-fit.ts';
 
 export type LoopState = 'analyze' | 'route' | 'retrieve' | 'grade' | 'generate' | 'ground' | 'retry' | 'fallback' | 'done';
 
@@ -34,6 +42,8 @@ export interface LoopFacts {
   kept: number;
   grounded: boolean;
   retried: boolean;
+  /** The evidence says the documents do not answer: refuse without a retry. */
+  notAnswerable: boolean;
 }
 
 export function transition(state: LoopState, facts: LoopFacts): LoopState {
@@ -51,7 +61,7 @@ export function transition(state: LoopState, facts: LoopFacts): LoopState {
     case 'generate':
       return 'ground';
     case 'ground':
-      return facts.grounded ? 'done' : facts.retried ? 'fallback' : 'retry';
+      return facts.grounded ? 'done' : facts.notAnswerable || facts.retried ? 'fallback' : 'retry';
     case 'fallback':
     case 'done':
       return 'done';
@@ -64,12 +74,14 @@ export interface LoopInput {
   history: ChatTurn[];
   /** The site's fixed domain: no routing, no domain guessing. */
   domain?: string | null;
+  /** The interface language: the answer's only when the question has no letters; it is otherwise the question's own. */
   lang?: Lang | 'auto';
 }
 
 export interface LoopDeps {
   search: SearchService;
   engine: AnswerEngine;
+  /** Named in the off-topic reply; unset, the reply names no insurer. */
   contacts?: ContactChannels;
 }
 
@@ -84,8 +96,8 @@ export interface LoopOptions {
 export interface LoopTuning {
   /** Grading threshold (GRADE_MIN_RELEVANCE). */
   minRelevance?: number;
-  /** Relevance for "high" (HIGH_MIN_RELEVANCE). */
-  highMinRelevance?: number;
+  /** The answerability models and thresholds (the fitting script collects features with its own). */
+  answerability?: AnswerabilityModel;
 }
 
 interface Context {
@@ -101,6 +113,9 @@ interface Context {
   ranked?: ContextPassage[];
   /** Grading features of the retrieved passages: off-topic detection and grading share them. */
   features?: ReturnType<typeof gradeFeatures>;
+  /** The latest search's evidence and what the fitted models make of it. */
+  evidence?: Evidence;
+  assessment?: Assessment;
   domain: string | null;
   grade?: GradeResult;
   /** Every graded passage seen, for the closest clauses of a refusal. */
@@ -122,8 +137,11 @@ async function timed(ctx: Context, key: keyof AnswerTimings, run: () => Promise<
 }
 
 const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
-  analyze(ctx) {
-    ctx.analyzed = analyzeQuestion(ctx.input.question, ctx.input.history, ctx.input.lang ?? 'auto');
+  async analyze(ctx) {
+    ctx.analyzed = await analyzeQuestion(ctx.input.question, ctx.input.history, {
+      interfaceLang: ctx.input.lang ?? 'auto',
+      fitsPreviousTopic: routerTopicFit((query) => ctx.deps.search.route(query)),
+    });
     ctx.request = { query: ctx.analyzed.searchQuery, domain: ctx.input.domain ?? null };
   },
   async retrieve(ctx) {
@@ -138,8 +156,9 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
       // The retry searches without routing: keep the first pass's domain.
       if (!ctx.facts.retried) ctx.domain = routedDomain(response, ctx.input.domain);
       ctx.features = gradeFeatures(ctx.analyzed!.searchQuery, passages);
-      const bestCoverage = ctx.features.reduce((m, f) => Math.max(m, f.coverage), 0);
-      ctx.facts.offTopic = !ctx.facts.retried && isOffTopic({ response, bestCoverage, fixedDomain: ctx.input.domain });
+      ctx.evidence = computeEvidence({ query: ctx.analyzed!.searchQuery, response, passages, graded: ctx.features, fixedDomain: ctx.input.domain });
+      ctx.assessment = assess(ctx.evidence, ctx.options.tuning?.answerability);
+      ctx.facts.offTopic = !ctx.facts.retried && ctx.assessment.isOffTopic;
     }),
   grade: (ctx) =>
     timed(ctx, 'grade', async () => {
@@ -156,6 +175,7 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
       ctx.passages = numberPassages(ctx.grade!.kept);
       ctx.generated = await generateAnswer(ctx.deps.engine, {
         question: ctx.input.question,
+        searchQuery: ctx.analyzed!.searchQuery,
         lang: ctx.analyzed!.lang,
         passages: ctx.passages,
         history: ctx.input.history,
@@ -169,13 +189,16 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
       const ground = await groundAnswer(parsed.text, parsed.sources, ctx.deps.engine, { signal: ctx.options.signal });
       ctx.parsed = parsed;
       ctx.ground = ground;
-      ctx.confidence = confidenceTier({
-        topRelevance: ctx.grade!.kept[0]?.relevance ?? 0,
+      const tier = confidenceTier({
         kept: ctx.grade!.kept.length,
         cited: parsed.grounded,
         groundedFraction: parsed.grounded ? ground.fraction : 0,
-        highMinRelevance: ctx.options.tuning?.highMinRelevance,
+        assessment: ctx.assessment!,
+        // An LLM that graded the passages has judged answerability itself.
+        llmGraded: ctx.grade!.method === 'llm',
       });
+      ctx.facts.notAnswerable = tier === 'refuse';
+      ctx.confidence = tier === 'refuse' ? 'low' : tier;
       ctx.facts.grounded = ctx.confidence !== 'low';
       if (!ctx.facts.grounded) return;
       const lang = ctx.analyzed!.lang;
@@ -193,11 +216,11 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
     const lang = ctx.analyzed!.lang;
     ctx.confidence = 'low';
     if (ctx.facts.offTopic) {
-      ctx.result = { text: offTopicText(lang, ctx.deps.contacts ?? DEFAULT_CONTACTS), citations: [], refusal: 'off-topic' };
+      ctx.result = { text: offTopicText(lang, ctx.deps.contacts ?? {}), citations: [], refusal: 'off-topic' };
       return;
     }
     const closest = refusalWithClosest(lang, ctx.analyzed!.searchQuery, ctx.seen);
-    ctx.result = { ...closest, refusal: ctx.parsed ? 'not-grounded' : 'no-passages' };
+    ctx.result = { ...closest, refusal: ctx.facts.notAnswerable ? 'not-answerable' : ctx.parsed ? 'not-grounded' : 'no-passages' };
   },
 };
 
@@ -208,7 +231,7 @@ export async function runAnswerLoop(input: LoopInput, deps: LoopDeps, options: L
     input,
     deps,
     options,
-    facts: { offTopic: false, kept: 0, grounded: false, retried: false },
+    facts: { offTopic: false, kept: 0, grounded: false, retried: false, notAnswerable: false },
     timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
     domain: input.domain ?? null,
     seen: [],
@@ -246,5 +269,16 @@ export async function runAnswerLoop(input: LoopInput, deps: LoopDeps, options: L
     searchMode: response.result.mode,
     retrieved: rankedPassages(ctx.ranked ?? []),
     timings: ctx.timings,
+    ...(ctx.evidence && ctx.assessment
+      ? {
+          evidence: {
+            questionType: ctx.evidence.questionType,
+            features: { ...ctx.evidence.features },
+            offTopic: ctx.assessment.offTopic,
+            answerable: ctx.assessment.answerable,
+            correct: ctx.assessment.correct,
+          },
+        }
+      : {}),
   };
 }

@@ -3,19 +3,9 @@
  * every text the loop adds to an answer is chosen by that language, never by the page's.
  */
 import type { Lang } from '../core/schema.ts';
+import { offTopicEn, offTopicHe, type ContactChannels } from './off-topic-reply.ts';
 
-/** How a customer reaches the insurer; the element's config may replace Harel's defaults. */
-export interface ContactChannels {
-  name: Record<Lang, string>;
-  phone: string;
-  website: string;
-}
-
-export const DEFAULT_CONTACTS: ContactChannels = {
-  name: { he: 'הראל', en: 'Harel' },
-  phone: '*2735',
-  website: 'https://www.harel-group.co.il',
-};
+export type { ContactChannels } from './off-topic-reply.ts';
 
 export interface LoopStrings {
   /** Line after a medium-confidence answer. */
@@ -26,7 +16,8 @@ export interface LoopStrings {
   closestClauses: string;
   /** Frame of an extractive answer: the quotations that follow are from the policy. */
   quoteIntro: string;
-  offTopic: (contacts: ContactChannels) => string;
+  /** The reply to a question about something else: the site's contact channels when it set them. */
+  offTopic: (contacts?: ContactChannels) => string;
 }
 
 export const STRINGS: Record<Lang, LoopStrings> = {
@@ -35,18 +26,14 @@ export const STRINGS: Record<Lang, LoopStrings> = {
     refusal: 'לא מצאתי תשובה חד-משמעית במסמכי הפוליסה.',
     closestClauses: 'הסעיפים הקרובים ביותר שמצאתי:',
     quoteIntro: 'לפי מסמכי הפוליסה:',
-    offTopic: (c) =>
-      `אני יכול לעזור רק בשאלות על ביטוחי ${c.name.he} ועל מסמכי הפוליסה. ` +
-      `לכל נושא אחר אפשר לפנות אל ${c.name.he} בטלפון ${c.phone} או באתר ${c.website}.`,
+    offTopic: offTopicHe,
   },
   en: {
     caveat: 'Note: this answer may be incomplete. Check the quoted clauses or contact a representative.',
     refusal: 'I cannot find a definitive answer in the policy documents.',
     closestClauses: 'The closest clauses I found:',
     quoteIntro: 'According to the policy documents:',
-    offTopic: (c) =>
-      `I can only help with questions about ${c.name.en} insurance and its policy documents. ` +
-      `For anything else, contact ${c.name.en} at ${c.phone} or ${c.website}.`,
+    offTopic: offTopicEn,
   },
 };
 
@@ -58,3 +45,39 @@ export function strings(lang: Lang): LoopStrings {
 export function quoted(sentence: string): string {
   return `“${sentence}”`;
 }
+
+/**
+ * The lines the extractive engine opens an answer with, before the quotes: the asked fact when a
+ * quoted clause states it ("הסכום: 850 ש"ח [1]", the clause's own term replacing the generic
+ * word when it names one), a verdict on cover when the quoted clause decides it, and the frame
+ * naming the clauses' language when it is not the question's.
+ */
+export interface AnswerLeads {
+  /** The generic word before a fact whose clause names no term for it. */
+  fact: Record<'amount' | 'duration' | 'age' | 'percentage' | 'count', string>;
+  /** A verdict, cited, opening the line that introduces the quotes. */
+  verdict: Record<'covered' | 'excluded' | 'conditional', string>;
+  /** The rest of that line: "לא מכוסה — חריג בפוליסה [1], לפי מסמכי הפוליסה:". */
+  afterVerdict: string;
+  /** The quotes' frame when every quoted clause is in the other language. */
+  otherLanguage: string;
+  /** The rest of a verdict's line when every quoted clause is in the other language. */
+  afterVerdictOtherLanguage: string;
+}
+
+export const ANSWER_LEADS: Record<Lang, AnswerLeads> = {
+  he: {
+    fact: { amount: 'הסכום', duration: 'התקופה', age: 'הגיל', percentage: 'השיעור', count: 'המספר' },
+    verdict: { covered: 'כן, מכוסה', excluded: 'לא מכוסה — חריג בפוליסה', conditional: 'מכוסה בתנאים' },
+    afterVerdict: 'לפי מסמכי הפוליסה:',
+    otherLanguage: 'הסעיפים המתאימים כתובים באנגלית, והם מצוטטים כלשונם:',
+    afterVerdictOtherLanguage: 'לפי הסעיפים המתאימים, שכתובים באנגלית ומצוטטים כלשונם:',
+  },
+  en: {
+    fact: { amount: 'Amount', duration: 'Period', age: 'Age', percentage: 'Rate', count: 'Number' },
+    verdict: { covered: 'Yes, covered', excluded: 'Not covered — a policy exclusion', conditional: 'Covered, with conditions' },
+    afterVerdict: 'according to the policy documents:',
+    otherLanguage: 'The matching clauses are in Hebrew, quoted as written:',
+    afterVerdictOtherLanguage: 'according to the matching clauses, which are in Hebrew and quoted as written:',
+  },
+};

@@ -5,6 +5,7 @@
 import { createError, throwIfAborted } from '../core/errors.ts';
 import type { LoadedIndex } from '../core/format/read-index.ts';
 import { Retriever, type RetrievedPassage } from '../core/retrieval/retriever.ts';
+import type { RouteResult } from '../core/retrieval/route.ts';
 import type { ContextPassage, IndexInfo, LoadIndexOptions, SearchRequest, SearchResponse, SearchService } from './search-service.ts';
 
 /** Embeds a query already carrying the embedder's query prefix; null when no embedding is available. */
@@ -108,6 +109,11 @@ export class LocalSearchService implements SearchService {
     });
     const passages = hits.map((hit) => this.withContext(hit));
     return { result, passages, timings: { embed, search: performance.now() - t1 } };
+  }
+
+  async route(query: string): Promise<RouteResult | null> {
+    this.requireIndex();
+    return this.retriever!.route(query);
   }
 
   /** The hit's section on its page, grown around the hit (nearest neighbours first) up to CONTEXT_CHARS. */

@@ -4,6 +4,7 @@
  */
 import type { EmbedderInfo } from '../core/format/manifest.ts';
 import type { RetrievedPassage, SearchResult } from '../core/retrieval/retriever.ts';
+import type { RouteResult } from '../core/retrieval/route.ts';
 import type { Progress } from '../core/schema.ts';
 
 export interface SearchRequest {
@@ -69,5 +70,7 @@ export interface LoadIndexOptions {
 export interface SearchService {
   load(options: LoadIndexOptions): Promise<IndexInfo>;
   search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse>;
+  /** The router's best domain for `query` and its posterior (no threshold applied); null when the index has no router. */
+  route(query: string): Promise<RouteResult | null>;
   dispose(): void;
 }

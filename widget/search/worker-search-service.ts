@@ -6,6 +6,7 @@ import { defaultWasmPaths, ModuleWorker } from '../assets.ts';
 import { createError, HarelError } from '../core/errors.ts';
 import type { Progress } from '../core/schema.ts';
 import type { IndexLoadInfo, SearchWorkerRequest, SearchWorkerResponse, SerializedError } from '../workers/search-protocol.ts';
+import type { RouteResult } from '../core/retrieval/route.ts';
 import type { LoadIndexOptions, SearchRequest, SearchResponse, SearchService } from './search-service.ts';
 
 interface Pending {
@@ -52,6 +53,10 @@ export class WorkerSearchService implements SearchService {
 
   search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
     return this.call<SearchResponse>({ type: 'search', request }, signal);
+  }
+
+  route(query: string): Promise<RouteResult | null> {
+    return this.call<RouteResult | null>({ type: 'route', query });
   }
 
   dispose(): void {
@@ -111,6 +116,10 @@ export class WorkerSearchService implements SearchService {
       case 'result':
         this.pending.delete(message.id);
         pending.resolve(message.response);
+        return;
+      case 'routed':
+        this.pending.delete(message.id);
+        pending.resolve(message.route);
         return;
       case 'error':
         this.pending.delete(message.id);

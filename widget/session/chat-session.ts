@@ -46,6 +46,7 @@ export interface SessionOptions {
 }
 
 export interface AskOptions {
+  /** The interface language: the answer's only for a question with no letters, else the question's own. */
   lang: 'he' | 'en' | 'auto';
   domain: string | null;
   contacts?: ContactChannels;

@@ -67,7 +67,7 @@ export class HarelChatElement extends LitElement {
   declare embedder: string;
   declare theme: string;
 
-  /** Contact channels named in off-topic answers; a site sets it as a property. */
+  /** Contact channels named in off-topic answers (a site sets it as a property); unset, the reply names no insurer. */
   contacts: ContactChannels | undefined = undefined;
   /** Starter questions per language; a site sets it as a property. */
   starters: Record<Lang, string[]> = DEFAULT_STARTERS;
@@ -116,7 +116,8 @@ export class HarelChatElement extends LitElement {
     if (!session) throw createError('INDEX_NOT_READY');
     try {
       const answer = await session.ask(question, {
-        lang: this.lang === 'he' || this.lang === 'en' ? this.lang : 'auto',
+        // The answer is in the question's language; the interface's decides only for "?" or "5000".
+        lang: this.uiLang,
         domain: this.domain || null,
         contacts: this.contacts,
       });

@@ -4,6 +4,7 @@
  * because a HarelError's class does not survive structured cloning.
  */
 import type { ErrorCode } from '../core/errors.ts';
+import type { RouteResult } from '../core/retrieval/route.ts';
 import type { Progress } from '../core/schema.ts';
 import type { IndexInfo, SearchRequest, SearchResponse } from '../search/search-service.ts';
 
@@ -30,6 +31,8 @@ export interface IndexLoadInfo extends IndexInfo {
 export type SearchWorkerRequest =
   | { type: 'load'; id: number; options: WorkerLoadOptions }
   | { type: 'search'; id: number; request: SearchRequest }
+  /** The router's verdict on a text alone (the loop asks whether a short question keeps the topic). */
+  | { type: 'route'; id: number; query: string }
   /** Cancels the request with this id. */
   | { type: 'abort'; id: number };
 
@@ -37,6 +40,7 @@ export type SearchWorkerResponse =
   | { type: 'progress'; id: number; progress: Progress }
   | { type: 'ready'; id: number; info: IndexLoadInfo }
   | { type: 'result'; id: number; response: SearchResponse }
+  | { type: 'routed'; id: number; route: RouteResult | null }
   | { type: 'error'; id: number; error: SerializedError };
 
 export type SearchMessageType = SearchWorkerRequest['type'] | SearchWorkerResponse['type'];

@@ -94,5 +94,16 @@ scope.onmessage = (event) => {
         .finally(() => controllers.delete(message.id));
       return;
     }
+    case 'route': {
+      if (!service) {
+        post({ type: 'error', id: message.id, error: serialize(createError('INDEX_NOT_READY')) });
+        return;
+      }
+      service
+        .route(message.query)
+        .then((route) => post({ type: 'routed', id: message.id, route }))
+        .catch((error: unknown) => post({ type: 'error', id: message.id, error: serialize(error) }));
+      return;
+    }
   }
 };

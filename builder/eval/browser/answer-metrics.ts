@@ -5,6 +5,7 @@
  */
 import type { Answer } from '../../../widget/answer/types.ts';
 import type { EvalQuestion, SourceRef } from '../questions.ts';
+import { factGroups, type TwinLookup } from '../metrics.ts';
 
 export interface AnswerRecord {
   id: string;
@@ -33,12 +34,25 @@ export interface AnswerMetrics {
   latency: { p50: number; p95: number; max: number };
 }
 
-export function citesGold(answer: Answer, facts: readonly SourceRef[][], aliases: ReadonlyMap<string, string>): boolean {
+export function citesGold(answer: Pick<Answer, 'citations'>, facts: readonly SourceRef[][], aliases: ReadonlyMap<string, string>): boolean {
   const canonical = (file: string) => aliases.get(file) ?? file;
   const gold = facts.flat();
   return answer.citations.some((c) =>
     gold.some((g) => canonical(g.file) === canonical(c.file) && (g.page === null || g.page === c.page)),
   );
+}
+
+/** As citesGold, and a cited page that is a near-identical twin of a gold page counts too. */
+export function citesGoldLenient(
+  answer: Pick<Answer, 'citations'>,
+  facts: readonly SourceRef[][],
+  aliases: ReadonlyMap<string, string>,
+  twins: TwinLookup,
+): boolean {
+  if (citesGold(answer, facts, aliases)) return true;
+  const canonical = (file: string) => aliases.get(file) ?? file;
+  const groups = new Set(facts.flatMap((f) => [...factGroups(f.map((r) => ({ ...r, file: canonical(r.file) })), twins)]));
+  return answer.citations.some((c) => groups.has(twins.page(canonical(c.file), c.page)));
 }
 
 export function percentile(values: readonly number[], p: number): number {

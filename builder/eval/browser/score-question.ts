@@ -8,7 +8,7 @@ import { detectLang } from '../../../widget/core/tokenizer/index.ts';
 import type { TwinLookup } from '../metrics.ts';
 import type { EvalQuestion } from '../questions.ts';
 import type { AnswerRecord } from './answer-metrics.ts';
-import { citesGold } from './answer-metrics.ts';
+import { citesGold, citesGoldLenient } from './answer-metrics.ts';
 import { answerF1 } from './answer-overlap.ts';
 import { citationProblem, type CitationProblem, type PageTexts } from './citation-validity.ts';
 import { canonicalQuestion, retrievalRanks, type RetrievalRanks } from './retrieval.ts';
@@ -40,6 +40,8 @@ export interface ScoredQuestion extends RetrievalRanks {
   citations: ScoredCitation[];
   /** Answerable only: the answer (or its closest clauses) cites a gold page. */
   citationHit: boolean | null;
+  /** The same, a near-identical twin of a gold page counting as gold. */
+  citationHitLenient: boolean | null;
   reference: string | null;
   f1: number | null;
   judge: number | null;
@@ -68,6 +70,7 @@ export function scoreQuestion(record: AnswerRecord, q: EvalQuestion, ctx: Scorin
     gold: gold.some((g) => g.file === canon(c.file) && (g.page === null || g.page === c.page)),
   }));
   const citationHit = a && q.answerable ? citesGold(a, canonical.facts, ctx.aliases) : null;
+  const citationHitLenient = a && q.answerable ? (ctx.twins ? citesGoldLenient(a, canonical.facts, ctx.aliases, ctx.twins) : citationHit) : null;
   const failures: Failure[] = [];
   if (!a) failures.push('error');
   else if (q.answerable) {
@@ -92,6 +95,7 @@ export function scoreQuestion(record: AnswerRecord, q: EvalQuestion, ctx: Scorin
     refusal: a?.refusal ?? null,
     citations,
     citationHit,
+    citationHitLenient,
     reference: q.answers[0] ?? null,
     // A refusal's closest clauses are not an answer: its overlap is 0, not the clauses' overlap.
     f1: a && q.answerable ? (a.refused ? (q.answers.length ? 0 : null) : answerF1(a.text, q.answers)) : null,

@@ -6,6 +6,7 @@ import type { AnswerTimings } from '../../../widget/answer/types.ts';
 import { aggregate, type LevelMetrics } from '../metrics.ts';
 import { percentile } from './answer-metrics.ts';
 import type { ScoredQuestion } from './score-question.ts';
+import { reliabilityTable, type TierReliability } from './reliability.ts';
 
 export const STAGES = ['route', 'embed', 'search', 'grade', 'generate', 'ground', 'total'] as const satisfies readonly (keyof AnswerTimings)[];
 
@@ -25,7 +26,11 @@ export interface Summary {
     hitRate: number;
     /** Answerable (refusals included, their closest clauses count), and a gold page is cited. */
     hitRateAll: number;
+    /** As hitRateAll, a near-identical twin of a gold page counting as gold. */
+    hitRateAllLenient: number;
   };
+  /** Per confidence tier: answers and the share citing a gold page (reliability.ts). */
+  reliability: TierReliability[];
   refusals: { falseRefusalRate: number; unanswerableRefusalRate: number };
   /** Mean token F1 over answerable questions with a reference answer; null when none has one. */
   f1: number | null;
@@ -66,7 +71,9 @@ export function summarize(scored: readonly ScoredQuestion[]): Summary {
       count: citations.length,
       hitRate: ratio(answered.filter((s) => s.citationHit).length, answered.length),
       hitRateAll: ratio(answerable.filter((s) => s.citationHit).length, answerable.length),
+      hitRateAllLenient: ratio(answerable.filter((s) => s.citationHitLenient).length, answerable.length),
     },
+    reliability: reliabilityTable(scored),
     refusals: {
       falseRefusalRate: ratio(answerable.filter((s) => s.refused).length, answerable.length),
       unanswerableRefusalRate: ratio(unanswerable.filter((s) => s.refused).length, unanswerable.length),

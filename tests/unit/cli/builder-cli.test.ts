@@ -92,8 +92,8 @@ describe('harel-builder', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/by domain/);
     const report = JSON.parse(await readFile(out, 'utf8'));
-    expect(report.questions).toBe(30);
-    expect(report.unanswerable).toBe(4);
+    expect(report.questions).toBe(36);
+    expect(report.unanswerable).toBe(10);
     expect(report.mode).toBe('hybrid');
     for (const level of ['file', 'page'] as const) for (const key of ['hit@1', 'hit@5', 'hit@10', 'mrr']) expect(report[level][key]).toBeTypeOf('number');
     expect(report.page['hit@5']).toBeGreaterThan(0.7);

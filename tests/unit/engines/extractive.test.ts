@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { GenerateRequest, GenerateResult, GradedPassage } from '../../../widget/engines/engine.ts';
 import { ExtractiveEngine, selectSentences } from '../../../widget/engines/extractive.ts';
-import { splitSentences } from '../../../widget/loop/sentences.ts';
+import { groundAnswer } from '../../../widget/loop/ground.ts';
+import { oneLine, splitSentences } from '../../../widget/loop/sentences.ts';
 import { passage } from '../loop/helpers.ts';
 
 const policy = passage(
@@ -10,44 +12,148 @@ const policy = passage(
 );
 const twin = passage('4.1 בכל תביעה לנזקי מים ינוכה מתגמולי הביטוח סכום של 850 ש"ח.', { n: 2, chunkId: 'twin' });
 
+async function answer(question: string, passages: GradedPassage[], extra: Partial<GenerateRequest> = {}): Promise<GenerateResult & { lines: string[] }> {
+  const result = await new ExtractiveEngine().generate({ question, lang: /[\u05D0-\u05EA]/.test(question) ? 'he' : 'en', passages, history: [], ...extra });
+  return { ...result, lines: result.text.split('\n') };
+}
+
+/** Every quote in the answer and in `quotes` is a sentence of the passage it cites, as written. */
+function expectVerbatim(result: GenerateResult, passages: readonly GradedPassage[]): void {
+  const byN = new Map(passages.map((p) => [p.n, p]));
+  const sentencesOf = (n: number) => splitSentences(byN.get(n)!.context || byN.get(n)!.text).map(oneLine);
+  for (const line of result.text.split('\n')) {
+    const m = line.match(/^“(.*)” \[(\d+)\]$/u);
+    if (m) expect(sentencesOf(Number(m[2]))).toContain(m[1]);
+  }
+  for (const [n, quote] of result.quotes!) for (const q of quote.split(' … ')) expect(sentencesOf(n)).toContain(q);
+}
+
+/** The answer as the loop grounds it: every claim supported by the passage it cites. */
+async function expectGrounded(text: string, passages: GradedPassage[]): Promise<void> {
+  const ground = await groundAnswer(text, passages, {});
+  expect(ground.sentences.filter((s) => !s.supported).map((s) => s.sentence)).toEqual([]);
+}
+
 describe('ExtractiveEngine', () => {
-  it('quotes verbatim sentences that cover the question, once each, with markers, streamed sentence by sentence', async () => {
+  it('leads with the asked amount, then quotes verbatim sentences once each, streamed line by line', async () => {
     const streamed: string[] = [];
-    const result = await new ExtractiveEngine().generate({
-      question: 'מה ההשתתפות העצמית בתביעה על נזקי מים?',
-      lang: 'he',
-      passages: [policy, twin],
-      history: [],
-      onText: (t) => streamed.push(t),
-    });
-    const lines = result.text.split('\n');
-    expect(lines[0]).toBe('לפי מסמכי הפוליסה:');
-    expect(lines).toContain('“4.1 בכל תביעה לנזקי מים ינוכה מתגמולי הביטוח סכום של 850 ש"ח.” [1]');
-    expect(lines.length).toBeLessThanOrEqual(4);
+    const result = await answer('מה ההשתתפות העצמית בתביעה על נזקי מים?', [policy, twin], { onText: (t) => streamed.push(t) });
+    // The clause names no term for its sum ("תגמולי הביטוח" is what it is deducted from): the generic lead.
+    expect(result.lines[0]).toBe('הסכום: 850 ש"ח [1]');
+    expect(result.lines[1]).toBe('לפי מסמכי הפוליסה:');
+    expect(result.lines).toContain('“4.1 בכל תביעה לנזקי מים ינוכה מתגמולי הביטוח סכום של 850 ש"ח.” [1]');
+    expect(result.lines.length).toBeLessThanOrEqual(5);
     // The twin passage says the same: never quoted a second time.
     expect(result.text).not.toContain('[2]');
-    expect(streamed.length).toBe(lines.length);
+    expect(streamed.length).toBe(result.lines.length);
     expect(streamed.at(-1)).toBe(result.text);
-    for (const [n, quote] of result.quotes!) {
-      const source = [policy, twin][n - 1];
-      for (const q of quote.split(' … ')) expect(splitSentences(source.text)).toContain(q);
-    }
+    expectVerbatim(result, [policy, twin]);
+    await expectGrounded(result.text, [policy, twin]);
   });
 
-  it('answers an English question in English and stops when aborted', async () => {
+  it('names the fact with the clause\'s own term and passes over facts about another term', async () => {
+    const p = passage('ההשתתפות העצמית בביטוח מקיף היא 1,500 ש"ח לכל מקרה ביטוח. הפרמיה השנתית בביטוח מקיף היא 3,200 ש"ח לכל רכב.', { n: 1 });
+    const he = await answer('כמה ההשתתפות העצמית בביטוח מקיף?', [p]);
+    expect(he.lines[0]).toBe('השתתפות העצמית: 1,500 ש"ח [1]');
+    // Asked about the deductible: the premium in the same passage is no lead even when quoted.
+    const premium = await answer('כמה ההשתתפות העצמית בביטוח מקיף?', [passage('הפרמיה השנתית בביטוח מקיף היא 3,200 ש"ח לכל רכב, וההשתתפות העצמית נקבעת במפרט.', { n: 1 })]);
+    expect(premium.lines[0]).toBe('לפי מסמכי הפוליסה:');
+    const en = passage('The waiting period for surgery is 90 days from the start of the policy. Claims are paid within 30 days.', { n: 1 });
+    const result = await answer('What is the waiting period for surgery?', [en]);
+    expect(result.lines[0]).toBe('Waiting period: 90 days [1]');
+    expect(result.lines[1]).toBe('According to the policy documents:');
+    await expectGrounded(result.text, [en]);
+  });
+
+  it('answers an English amount question in English and stops when aborted', async () => {
     const p = passage('Lost baggage is covered up to 3,000 dollars per trip. Claims must be filed within 30 days.', { n: 1 });
     const engine = new ExtractiveEngine();
     const result = await engine.generate({ question: 'How much is lost baggage covered?', lang: 'en', passages: [p], history: [] });
-    expect(result.text).toBe('According to the policy documents:\n“Lost baggage is covered up to 3,000 dollars per trip.” [1]');
+    expect(result.text).toBe('Amount: 3,000 dollars [1]\nAccording to the policy documents:\n“Lost baggage is covered up to 3,000 dollars per trip.” [1]');
     const controller = new AbortController();
     controller.abort();
     await expect(engine.generate({ question: 'baggage', lang: 'en', passages: [p], history: [], signal: controller.signal })).rejects.toMatchObject({ code: 'ABORTED' });
   });
 
+  it('never leads with a number the customer gave, nor with a fact of another kind', async () => {
+    const p = passage('לכל סכום ביטוח של 10,000 ש"ח נקבעה פרמיה חודשית לפי גיל המבוטח בטבלה.', { n: 1 });
+    const result = await answer('כמה אשלם בחודש על סכום ביטוח של 10,000 ש"ח?', [p]);
+    expect(result.lines[0]).toBe('לפי מסמכי הפוליסה:');
+    // An amount question, a percentage in the clause: quoted, not led with.
+    const theft = await answer('מה ההשתתפות העצמית בתביעה על גניבה?', [policy]);
+    expect(theft.lines[0]).toBe('לפי מסמכי הפוליסה:');
+    expect(theft.text).toContain('10% מהנזק');
+  });
+
+  it('opens a coverage answer with the verdict the quoted clause states, and with none when it states none', async () => {
+    const exclusion = passage('הפוליסה אינה מכסה בלאי של צנרת או חלודה.', { n: 1, sectionPath: ['פרק ב', 'חריגים'] });
+    const no = await answer('האם בלאי של צנרת מכוסה?', [exclusion]);
+    expect(no.lines[0]).toBe('לא מכוסה — חריג בפוליסה [1], לפי מסמכי הפוליסה:');
+    expect(no.lines[1]).toBe('“הפוליסה אינה מכסה בלאי של צנרת או חלודה.” [1]');
+
+    const baggage = passage('Lost baggage is covered up to 3,000 dollars per trip. Claims must be filed within 30 days.', { n: 1 });
+    expect((await answer('Is lost baggage covered?', [baggage])).lines[0]).toBe('Yes, covered [1], according to the policy documents:');
+
+    const conditional = passage('נזק לבריכה יכוסה בתנאי שהבריכה מגודרת ונעולה.', { n: 1 });
+    expect((await answer('האם נזק לבריכה מכוסה?', [conditional])).lines[0]).toBe('מכוסה בתנאים [1], לפי מסמכי הפוליסה:');
+
+    const neutral = passage('שירותי הגרירה ניתנים על ידי נותן השירות בכל שעות היממה.', { n: 1 });
+    expect((await answer('האם גרירה מכוסה?', [neutral])).lines[0]).toBe('לפי מסמכי הפוליסה:');
+    await expectGrounded(no.text, [exclusion]);
+  });
+
+  it('gives no verdict when the quotes disagree, and quotes the answer rather than a question in the passage', async () => {
+    const both = [
+      passage('נזק לחיישני הפגוש יהיה מכוסה לפי כתב השירות.', { n: 1 }),
+      passage('נזק לחיישני הפגוש שנגרם לפני תחילת הביטוח אינו מכוסה.', { n: 2, chunkId: 'b' }),
+    ];
+    const result = await answer('האם נזק לחיישני הפגוש מכוסה?', both);
+    expect(result.lines[0]).toBe('לפי מסמכי הפוליסה:');
+
+    const faq = passage('האם הביטוח מכסה גרירה לאחר תאונה? כן, הביטוח מכסה גרירה לאחר תאונה עד 3 פעמים בשנה.', { n: 1 });
+    const answered = await answer('האם הביטוח מכסה גרירה לאחר תאונה?', [faq]);
+    expect(answered.lines[0]).toBe('כן, מכוסה [1], לפי מסמכי הפוליסה:');
+    expect(answered.lines[1]).toBe('“כן, הביטוח מכסה גרירה לאחר תאונה עד 3 פעמים בשנה.” [1]');
+  });
+
+  it('says so in the question\'s language when every quoted clause is in the other one, and still quotes verbatim', async () => {
+    const en = await answer('What is the deductible for water damage?', [policy]);
+    expect(en.lines[0]).toBe('Amount: 850 ש"ח [1]');
+    expect(en.lines[1]).toBe('The matching clauses are in Hebrew, quoted as written:');
+    expect(en.lines[2]).toBe('“4.1 בכל תביעה לנזקי מים ינוכה מתגמולי הביטוח סכום של 850 ש"ח.” [1]');
+    expectVerbatim(en, [policy]);
+    await expectGrounded(en.text, [policy]);
+
+    const english = passage('Lost baggage is covered up to 3,000 dollars per trip.', { n: 1 });
+    const he = await answer('האם כבודה שאבדה מכוסה?', [english]);
+    expect(he.lines[0]).toBe('כן, מכוסה [1], לפי הסעיפים המתאימים, שכתובים באנגלית ומצוטטים כלשונם:');
+    const plain = await answer('מה קורה עם כבודה?', [english]);
+    expect(plain.lines[0]).toBe('הסעיפים המתאימים כתובים באנגלית, והם מצוטטים כלשונם:');
+  });
+
+  it('selects a follow-up on the words it was searched with', async () => {
+    const p = passage('גניבה של אופניים מחצר הבית מטופלת בנפרד. בתביעה על גניבה ההשתתפות העצמית היא 10% מהנזק.', { n: 1 });
+    const alone = await answer('ומה לגבי גניבה?', [p]);
+    expect(alone.lines[1]).toBe('“גניבה של אופניים מחצר הבית מטופלת בנפרד.” [1]');
+    const followUp = await answer('ומה לגבי גניבה?', [p], { searchQuery: 'השתתפות עצמית ומה לגבי גניבה?' });
+    expect(followUp.lines[1]).toBe('“בתביעה על גניבה ההשתתפות העצמית היא 10% מהנזק.” [1]');
+  });
+});
+
+describe('selectSentences', () => {
   it('selects by coverage against redundancy, at most maxSentences', () => {
     const picked = selectSentences('השתתפות עצמית נזקי מים גניבה', [policy], { maxSentences: 2 });
     expect(picked).toHaveLength(2);
     expect(picked.map((p) => p.sentence).join(' ')).toMatch(/850.*|10%/);
     expect(selectSentences('רעידת אדמה', [policy])).toHaveLength(1);
+  });
+
+  it('prefers, among sentences that cover the question alike, the one that carries the asked kind of fact', () => {
+    const p = passage('ההשתתפות העצמית בביטוח רכב נקבעת במפרט לכל סוג נזק. ההשתתפות העצמית בביטוח רכב היא 1,500 ש"ח לכל נזק.', { n: 1 });
+    const question = 'מה ההשתתפות העצמית בביטוח רכב?';
+    expect(selectSentences(question, [p], { answerTypeBonus: 1 })[0].sentence).toMatch(/נקבעת במפרט/);
+    const [first] = selectSentences(question, [p]);
+    expect(first.sentence).toMatch(/1,500/);
+    expect(first.score).toBeGreaterThan(first.relevance);
   });
 });

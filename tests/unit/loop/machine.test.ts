@@ -60,9 +60,20 @@ describe('runAnswerLoop (demo index, extractive engine)', () => {
     const he = await runAnswerLoop({ question: 'מי ניצח במשחק אתמול?', history: [] }, { search, engine, contacts });
     expect(he).toMatchObject({ refused: true, refusal: 'off-topic', confidence: 'low', citations: [] });
     expect(he.text).toContain('*1234');
-    const en = await runAnswerLoop({ question: "what's the weather tomorrow", history: [] }, { search, engine });
-    expect(en.refusal).toBe('off-topic');
-    expect(en.text).toContain('*2735');
+    // An English question on a Hebrew interface is answered in English; no contacts, no insurer named.
+    const en = await runAnswerLoop({ question: "what's the weather tomorrow", history: [], lang: 'he' }, { search, engine });
+    expect(en).toMatchObject({ refusal: 'off-topic', lang: 'en' });
+    expect(en.text).toMatch(/^I can only answer questions about the insurance documents on this site\..*your insurer's customer service\.$/);
+    expect(en.text).not.toMatch(/Harel|הראל|\*2735/);
+  });
+
+  it('searches a topic change after an insurance question as typed, and a bare ellipsis of the same topic as a follow-up', async () => {
+    const first = await runAnswerLoop({ question: 'מה ההשתתפות העצמית על החלפת שמשה ברכב?', history: [] }, { search, engine });
+    const history = [{ role: 'user' as const, text: 'מה ההשתתפות העצמית על החלפת שמשה ברכב?', at: 0 }, { role: 'assistant' as const, text: first.text, answer: first, at: 1 }];
+    const weather = await runAnswerLoop({ question: 'מי ניצח במשחק אתמול?', history }, { search, engine });
+    expect(weather.searchedQuery).toBe('מי ניצח במשחק אתמול?');
+    const same = await runAnswerLoop({ question: 'רכב חלופי?', history }, { search, engine });
+    expect(same.searchedQuery).toMatch(/שמשה.*רכב חלופי\?$/);
   });
 
   it('drops an LLM’s invented citations and renumbers the rest', async () => {

@@ -62,10 +62,12 @@ describe.skipIf(!present)('answer loop on the Harel travel documents (dev-v2)', 
     expect(answered).toBeGreaterThanOrEqual(5);
   });
 
-  it('refuses off-topic questions with the contact channels', async () => {
+  it('refuses off-topic questions with the contact channels the site set', async () => {
     const engine = new ExtractiveEngine();
+    // A Harel page would set Harel's channels; the widget itself names no insurer.
+    const contacts = { name: { he: 'הראל', en: 'Harel' }, phone: '*2735', website: 'https://www.harel-group.co.il' };
     for (const question of ['מי ניצח במשחק אתמול?', 'how do I bake sourdough bread?']) {
-      const a = await runAnswerLoop({ question, history: [] }, { search, engine });
+      const a = await runAnswerLoop({ question, history: [] }, { search, engine, contacts });
       expect(a.refusal).toBe('off-topic');
       expect(a.text).toContain('*2735');
     }

@@ -1,50 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatTurn } from '../../../widget/answer/types.ts';
-import { analyzeQuestion, isFollowUp } from '../../../widget/loop/analyze.ts';
 import { confidenceTier, withCaveat } from '../../../widget/loop/confidence.ts';
 import { broaderRequest, refusalWithClosest } from '../../../widget/loop/fallback.ts';
 import { gradeFeatures, gradePassages } from '../../../widget/loop/grade.ts';
 import { groundAnswer } from '../../../widget/loop/ground.ts';
-import { isOffTopic, offTopicText, routedDomain } from '../../../widget/loop/route.ts';
+import { mentionsInsurance, offTopicText, routedDomain } from '../../../widget/loop/route.ts';
 import { splitSentences } from '../../../widget/loop/sentences.ts';
-import { DEFAULT_CONTACTS } from '../../../widget/loop/strings.ts';
 import { transition } from '../../../widget/loop/machine.ts';
 import type { SearchResponse } from '../../../widget/search/search-service.ts';
 import { passage } from './helpers.ts';
-
-const user = (text: string): ChatTurn => ({ role: 'user', text, at: 0 });
-
-describe('analyze', () => {
-  it('detects the language by script', () => {
-    expect(analyzeQuestion('מה ההשתתפות העצמית?', []).lang).toBe('he');
-    expect(analyzeQuestion('What is the deductible?', []).lang).toBe('en');
-    expect(analyzeQuestion('What is the deductible?', [], 'he').lang).toBe('he');
-  });
-
-  it('rewrites short follow-ups with the previous question and keeps the question as typed', () => {
-    const history = [user('מה ההשתתפות העצמית בביטוח דירה?')];
-    for (const q of ['ומה לגבי רכב?', 'כמה זה עולה?']) {
-      const a = analyzeQuestion(q, history);
-      expect(a.followUp).toBe(true);
-      expect(a.question).toBe(q);
-      expect(a.searchQuery).toContain('ההשתתפות');
-      expect(a.searchQuery.endsWith(q)).toBe(true);
-    }
-    const en = analyzeQuestion('and for abroad?', [user('Is my luggage covered on a trip?')]);
-    expect(en.followUp).toBe(true);
-    expect(en.searchQuery).toMatch(/luggage.*covered.*and for abroad\?/);
-  });
-
-  it('uses the previous answer’s searched query (a follow-up of a follow-up) and leaves full questions alone', () => {
-    const history: ChatTurn[] = [
-      user('ומה לגבי רכב?'),
-      { role: 'assistant', text: '…', at: 1, answer: { searchedQuery: 'השתתפות עצמית ומה לגבי רכב?' } as ChatTurn['answer'] },
-    ];
-    expect(analyzeQuestion('ולאופנוע?', history).searchQuery).toContain('השתתפות');
-    expect(isFollowUp('האם ביטוח הנסיעות מכסה ביטול טיסה בגלל מחלה של בן משפחה?', 'מה ההשתתפות העצמית?')).toBe(false);
-    expect(analyzeQuestion('ומה לגבי רכב?', []).followUp).toBe(false);
-  });
-});
 
 describe('sentences', () => {
   it('keeps clause numbers, sums and gershayim abbreviations inside sentences', () => {
@@ -62,7 +25,7 @@ describe('sentences', () => {
 
 function response(route: { domain: string | null; confidence: number } | null, n = 1): SearchResponse {
   return {
-    result: { query: 'q', mode: 'bm25', route: route && { ...route, scores: [] }, domainFilter: route?.confidence && route.confidence > 0.97 ? route.domain : null, expansions: [] },
+    result: { query: 'q', mode: 'bm25', route: route && { ...route, scores: [] }, domainFilter: route?.confidence && route.confidence > 0.97 ? route.domain : null, expansions: [], termStats: { chunks: 1, df: {} } },
     passages: Array.from({ length: n }, () => passage('טקסט')),
     timings: { embed: 0, search: 1 },
   };
@@ -75,16 +38,17 @@ describe('route', () => {
     expect(routedDomain(response(null))).toBeNull();
   });
 
-  it('is off-topic only with no router evidence and nothing relevant retrieved', () => {
-    expect(isOffTopic({ response: response({ domain: null, confidence: 0 }), bestCoverage: 0.1 })).toBe(true);
-    expect(isOffTopic({ response: response({ domain: null, confidence: 0 }), bestCoverage: 0.9 })).toBe(false);
-    expect(isOffTopic({ response: response({ domain: 'car', confidence: 0.9 }), bestCoverage: 0 })).toBe(false);
-    expect(isOffTopic({ response: response({ domain: null, confidence: 0 }, 0), bestCoverage: 0 })).toBe(true);
+  it('knows a question that names insurance, in either language and with Hebrew prefixes', () => {
+    expect(mentionsInsurance('מה ההשתתפות העצמית בביטוח לאופנוע ים?')).toBe(true);
+    expect(mentionsInsurance('Is a drone covered by my policy?')).toBe(true);
+    expect(mentionsInsurance('מה מזג האוויר מחר?')).toBe(false);
+    expect(mentionsInsurance("what's the weather tomorrow?")).toBe(false);
   });
 
-  it('answers off-topic questions politely in the question’s language with the contact channels', () => {
-    expect(offTopicText('he', DEFAULT_CONTACTS)).toContain('*2735');
-    expect(offTopicText('en', { ...DEFAULT_CONTACTS, phone: '03-1234567' })).toMatch(/03-1234567.*harel-group/);
+  it('answers off-topic questions in the question’s language with the contact channels the site set', () => {
+    const contacts = { name: { he: 'דמו ביטוח', en: 'Demo Insurance' }, phone: '03-1234567', website: 'https://demo-insurance.example' };
+    expect(offTopicText('he', contacts)).toMatch(/דמו ביטוח.*03-1234567.*demo-insurance\.example/);
+    expect(offTopicText('en', contacts)).toMatch(/Demo Insurance.*03-1234567.*demo-insurance\.example/);
   });
 });
 
@@ -135,13 +99,23 @@ describe('ground', () => {
 });
 
 describe('confidence tiers', () => {
-  it('high, medium and low from grade and ground', () => {
-    expect(confidenceTier({ topRelevance: 0.9, kept: 3, cited: true, groundedFraction: 1 })).toBe('high');
-    expect(confidenceTier({ topRelevance: 0.4, kept: 3, cited: true, groundedFraction: 1 })).toBe('medium');
-    expect(confidenceTier({ topRelevance: 0.9, kept: 3, cited: true, groundedFraction: 0.6 })).toBe('medium');
-    expect(confidenceTier({ topRelevance: 0.9, kept: 3, cited: true, groundedFraction: 0.4 })).toBe('low');
-    expect(confidenceTier({ topRelevance: 0.9, kept: 3, cited: false, groundedFraction: 1 })).toBe('low');
-    expect(confidenceTier({ topRelevance: 0, kept: 0, cited: true, groundedFraction: 1 })).toBe('low');
+  const strong = { refuse: false, high: true };
+  const weak = { refuse: false, high: false };
+  const unanswerable = { refuse: true, high: false };
+  it('high, medium and low from grounding and the answerability assessment', () => {
+    expect(confidenceTier({ kept: 3, cited: true, groundedFraction: 1, assessment: strong })).toBe('high');
+    expect(confidenceTier({ kept: 3, cited: true, groundedFraction: 1, assessment: weak })).toBe('medium');
+    expect(confidenceTier({ kept: 3, cited: true, groundedFraction: 0.6, assessment: strong })).toBe('medium');
+    expect(confidenceTier({ kept: 3, cited: true, groundedFraction: 0.4, assessment: strong })).toBe('low');
+    expect(confidenceTier({ kept: 3, cited: false, groundedFraction: 1, assessment: strong })).toBe('low');
+    expect(confidenceTier({ kept: 0, cited: true, groundedFraction: 1, assessment: strong })).toBe('low');
+  });
+
+  it('refuses on evidence without a model, and leaves that judgement to an LLM that graded', () => {
+    expect(confidenceTier({ kept: 3, cited: true, groundedFraction: 1, assessment: unanswerable })).toBe('refuse');
+    expect(confidenceTier({ kept: 3, cited: true, groundedFraction: 1, assessment: unanswerable, llmGraded: true })).toBe('medium');
+    // A mechanical failure stays "low" (retried), not a refusal on evidence.
+    expect(confidenceTier({ kept: 3, cited: false, groundedFraction: 0, assessment: unanswerable })).toBe('low');
   });
 
   it('adds the caveat in the question’s language', () => {
@@ -170,7 +144,7 @@ describe('fallback', () => {
 });
 
 describe('transition', () => {
-  const facts = { offTopic: false, kept: 1, grounded: true, retried: false };
+  const facts = { offTopic: false, kept: 1, grounded: true, retried: false, notAnswerable: false };
   it('routes the loop through one retry, then the fallback', () => {
     expect(transition('analyze', facts)).toBe('retrieve');
     expect(transition('route', { ...facts, offTopic: true })).toBe('fallback');
@@ -180,6 +154,8 @@ describe('transition', () => {
     expect(transition('ground', { ...facts, grounded: false })).toBe('retry');
     expect(transition('ground', { ...facts, grounded: false, retried: true })).toBe('fallback');
     expect(transition('ground', facts)).toBe('done');
+    // A refusal on evidence is final: a broader search would find more of the same.
+    expect(transition('ground', { ...facts, grounded: false, notAnswerable: true })).toBe('fallback');
     expect(transition('fallback', facts)).toBe('done');
   });
 });

@@ -82,4 +82,28 @@ export const LEXICON: readonly (readonly string[])[] = [
   ['ערך כינון', 'reinstatement value', 'replacement value'],
   ['ערך שיפוי', 'indemnity value'],
   ['ביטוח חסר', 'underinsurance', 'average'],
+  // Customers' words for what they ask about most, English beside Hebrew (issue 12): an English
+  // question must reach the Hebrew clause, and a Hebrew plural or synonym the tokenizer cannot
+  // fold (גרירות ≠ גרירה, תקופת המתנה ≠ תקופת אכשרה) must reach the clause's word.
+  ['גרירות', 'גרירה', 'towing'],
+  ['תקופת המתנה', 'תקופת אכשרה', 'waiting period'],
+  ['הריון', 'היריון', 'pregnancy', 'pregnant'],
+  ['אשפוז', 'hospitalization', 'hospitalisation'],
+  ['פיזיותרפיה', 'physiotherapy'],
+  ['אמבולנס', 'ambulance'],
+  ['טלפון נייד', 'טלפון סלולרי', 'mobile phone', 'cellular phone'],
+  ['מחשב נייד', 'laptop'],
+  ['רכב חלופי', 'replacement car', 'replacement vehicle'],
+  ['שירותי דרך', 'road services', 'roadside assistance'],
+  ['איתור וחילוץ', 'search and rescue'],
+  ['טרור', 'פעולות איבה', 'terror', 'terrorism'],
+  ['מלחמה', 'war'],
+  ['הוצאות רפואיות', 'medical expenses'],
+  ['התיישנות', 'limitation period'],
+  ['הוראת קבע', 'standing order', 'direct debit'],
+  ['ביטול נסיעה', 'trip cancellation'],
+  ['נהג צעיר', 'young driver'],
+  ['טיפולי שיניים', 'טיפול שיניים', 'dental treatment'],
+  ['חוות דעת שנייה', 'second opinion'],
+  ['דוח משטרה', 'police report'],
 ];

@@ -7,8 +7,8 @@ import type { Tokenizer } from '@orama/orama';
 import type { LoadedIndex } from '../format/read-index.ts';
 import type { RetrievalDefaults } from '../format/manifest.ts';
 import type { Chunk, IndexedDocument } from '../schema.ts';
-import { createOramaTokenizer } from '../tokenizer/index.ts';
-import { restoreBm25, searchBm25, type Bm25Database } from './bm25.ts';
+import { createOramaTokenizer, tokenize } from '../tokenizer/index.ts';
+import { restoreBm25, searchBm25, termDocumentFrequency, type Bm25Database } from './bm25.ts';
 import { collapseTwins, type CollapsedHit } from './collapse.ts';
 import { clauseExcerpt, CrossReferenceResolver } from './cross-references.ts';
 import { QueryExpander, type Expansion } from './expand.ts';
@@ -86,7 +86,20 @@ export interface SearchResult {
   domainFilter: string | null;
   /** Lexicon equivalents added to the BM25 query, and what triggered them. */
   expansions: Expansion[];
+  /**
+   * How many chunks of the whole index hold each of the query's terms, and out of how many: the
+   * answer loop weighs the question's words by their rarity in the index, and a word the index
+   * never uses is evidence that the documents do not speak of it.
+   */
+  termStats: TermStats;
   hits: RetrievedPassage[];
+}
+
+export interface TermStats {
+  /** Chunks in the index. */
+  chunks: number;
+  /** Query term → chunks whose body holds it (0 for a term the index never uses). */
+  df: Record<string, number>;
 }
 
 /** The tokenizer a build's BM25 index was written with. */
@@ -102,11 +115,13 @@ export class Retriever {
   readonly index: LoadedIndex;
   private readonly db: Bm25Database;
   private readonly expander: QueryExpander;
+  private readonly tokenizer: Tokenizer;
   private resolver: CrossReferenceResolver | null = null;
 
   constructor(index: LoadedIndex, tokenizer: Tokenizer = bm25Tokenizer(index.manifest.retrieval)) {
     this.index = index;
     this.db = restoreBm25(index.bm25, tokenizer);
+    this.tokenizer = tokenizer;
     this.expander = new QueryExpander(LEXICON, index.lexicon ?? null);
   }
 
@@ -182,8 +197,20 @@ export class Retriever {
       route,
       domainFilter,
       expansions: expansion.expansions.filter((e) => weights[e.source] > 0),
+      termStats: this.termStats(query),
       hits: ranked.slice(0, k).map((hit, i) => this.describe(hit, i + 1, options.crossReferences !== false)),
     };
+  }
+
+  /** Document frequencies of the query's terms over the whole index (no domain filter). */
+  termStats(query: string): TermStats {
+    const df: Record<string, number> = {};
+    for (const term of tokenize(query, { forQuery: true })) {
+      // The index stores a term as the build's tokenizer wrote it (a whole-term marker appended).
+      const [indexed] = this.tokenizer.tokenize(term, undefined) as string[];
+      df[term] = indexed === undefined ? 0 : termDocumentFrequency(this.db, indexed);
+    }
+    return { chunks: this.index.chunks.length, df };
   }
 
   /** The clauses of its own document that a chunk refers to, resolved on demand. */

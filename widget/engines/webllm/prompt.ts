@@ -6,6 +6,7 @@
  */
 import type { ChatTurn } from '../../answer/types.ts';
 import type { Lang } from '../../core/schema.ts';
+import { detectQuestionType, type QuestionType } from '../../loop/question-type.ts';
 import type { GradedPassage } from '../engine.ts';
 import { estimateTokens, trimToTokens } from './budget.ts';
 
@@ -63,10 +64,29 @@ export function answerRules(lang: Lang): string {
   ].join('\n');
 }
 
+/** One line on what the question asks for, so a small model leads with it (none for 'other'). */
+const TYPE_HINTS: Record<Exclude<QuestionType, 'other'>, string> = {
+  amount: 'The customer asks for an amount: lead with it if a source states it.',
+  duration: 'The customer asks for a period or a deadline: lead with it if a source states it.',
+  age: 'The customer asks about an age limit: lead with it if a source states it.',
+  percentage: 'The customer asks for a percentage: lead with it if a source states it.',
+  count: 'The customer asks how many: lead with the number if a source states it.',
+  coverage: 'The customer asks whether something is covered: open with yes, no or "covered with conditions" only if a source says so explicitly.',
+  procedure: 'The customer asks how to do something: give the steps the sources describe.',
+  documents: 'The customer asks which documents are needed: list the ones the sources name.',
+  definition: 'The customer asks what a term means: give the definition the sources state.',
+};
+
+export function questionHint(question: string): string | null {
+  const type = detectQuestionType(question);
+  return type === 'other' ? null : TYPE_HINTS[type];
+}
+
 export function buildAnswerPrompt(input: AnswerPromptInput, budget: PromptBudget): AnswerPrompt {
   const window = budget.contextWindow;
   const answerTokens = budget.answerTokens ?? (window <= 1024 ? 256 : 640);
-  const rules = answerRules(input.lang);
+  const hint = questionHint(input.question);
+  const rules = hint ? `${answerRules(input.lang)}\n${hint}` : answerRules(input.lang);
   const question = trimToTokens(neutralize(input.question), Math.floor(window / 8));
   const history = recentHistory(input.history, budget.historyTurns ?? 2, Math.floor(window / 6));
   // Chat-template markers around each turn cost a few tokens each.

@@ -2,7 +2,7 @@
 import type { BrowserReport } from '../report.ts';
 import { esc } from './escape.ts';
 import { questionTable } from './question-table.ts';
-import { comparisonSection, groupSection, headlineTable, latencySection, retrievalTable } from './sections.ts';
+import { comparisonSection, groupSection, headlineTable, latencySection, reliabilitySection, retrievalTable } from './sections.ts';
 import { STYLE } from './style.ts';
 
 export function renderHtml(report: BrowserReport): string {
@@ -17,6 +17,7 @@ export function renderHtml(report: BrowserReport): string {
 ${comparisonSection(report.comparison)}
 <h2>Headline</h2>${headlineTable(m, meta.k)}
 <h2>Retrieval <span class="muted">(the widget's ranked passages, as pages)</span></h2>${retrievalTable(m)}
+<h2>Reliability by confidence <span class="muted">(what each tier promised: answers citing a page that answers)</span></h2>${reliabilitySection(m)}
 <h2>By group</h2><div class="row">${groupSection('By domain', metrics.byDomain)}${groupSection('By difficulty', metrics.byDifficulty)}${groupSection('By language of the question', metrics.byLang)}</div>
 ${latencySection(report)}
 ${questionTable(report.records)}

@@ -33,6 +33,17 @@ export function retrievalTable(m: Summary): string {
 <tr><th>file, twins count</th>${levelCells(r.fileLenient)}</tr><tr><th>page, twins count</th>${levelCells(r.pageLenient)}</tr></tbody></table>`;
 }
 
+/** What each confidence tier promised, measured: answers per tier and the share citing a gold page. */
+export function reliabilitySection(m: Summary): string {
+  const rows = m.reliability
+    .map(
+      (r) =>
+        `<tr><th>${esc(r.tier)}</th><td class="num">${r.answerable}</td><td class="num">${r.citingGold} (${pct(r.share)})</td><td class="num">${r.citingGoldLenient} (${pct(r.shareLenient)})</td><td class="num">${r.unanswerable}</td></tr>`,
+    )
+    .join('');
+  return `<table><thead><tr><th>confidence</th><th>answerable questions</th><th>citing a gold page</th><th>twins count</th><th>unanswerable questions</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 export function groupSection(title: string, groups: Record<string, Summary>): string {
   const names = Object.keys(groups);
   const chart = groupedBars(

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatTurn } from '../../../widget/answer/types.ts';
+import type { RouteResult } from '../../../widget/core/retrieval/route.ts';
+import { analyzeQuestion, followUpSignal } from '../../../widget/loop/analyze.ts';
+import { routerTopicFit, TOPIC_FIT_MIN_CONFIDENCE } from '../../../widget/loop/topic-fit.ts';
+
+const user = (text: string): ChatTurn => ({ role: 'user', text, at: 0 });
+
+/** A router that knows a few words per domain, with the posteriors the real one gives such words. */
+const WORDS: Record<string, [string, number]> = {
+  רכב: ['car', 0.87], car: ['car', 0.31], חלופי: ['car', 0.82], ניתוח: ['health', 0.53], בריאות: ['health', 0.99],
+  מזג: ['travel', 0.86], חו: ['travel', 0.42], abroad: ['travel', 0.26], דירה: ['apartment', 0.7], mortgage: ['mortgage', 0.18],
+};
+const routed: string[] = [];
+async function fakeRoute(query: string): Promise<RouteResult> {
+  routed.push(query);
+  const hit = Object.entries(WORDS).find(([w]) => query.includes(w));
+  if (!hit) return { domain: null, confidence: 0, scores: [] };
+  const [domain, confidence] = hit[1];
+  return { domain, confidence, scores: [{ domain, score: confidence }] };
+}
+const fitsPreviousTopic = routerTopicFit(fakeRoute);
+const analyze = (q: string, history: ChatTurn[]) => analyzeQuestion(q, history, { fitsPreviousTopic });
+
+const HEALTH = [user('האם ביטוח הבריאות מכסה ניתוח בחו"ל?')];
+const CAR = [user('מה ההשתתפות העצמית בביטוח רכב?')];
+const CAR_EN = [user('Is my car covered for theft?')];
+
+describe('analyze: a topic change is not a follow-up', () => {
+  it('searches a short question on a new topic as typed', async () => {
+    for (const [q, history] of [
+      ['מה מזג האוויר מחר?', HEALTH],
+      ['מזג האוויר?', HEALTH],
+      ['who won the game yesterday?', CAR_EN],
+      ['מה זה ביטקוין?', CAR],
+      ['is it going to rain this weekend?', CAR_EN],
+      ['thanks!', CAR_EN],
+      ['מה הבירה של אוסטרליה?', CAR],
+    ] as const) {
+      const a = await analyze(q, [...history]);
+      expect(a, q).toMatchObject({ followUp: false, followUpSignal: null, searchQuery: q });
+    }
+  });
+
+  it('needs real router evidence for the previous domain, not a brush with it', async () => {
+    // "mortgage" routes to mortgage but below the evidence limit; "car?" routes to car, not health.
+    expect(TOPIC_FIT_MIN_CONFIDENCE).toBeGreaterThan(0.18);
+    expect(await fitsPreviousTopic('mortgage?', 'mortgage rates')).toBe(false);
+    expect(await fitsPreviousTopic('car?', 'האם ביטוח הבריאות מכסה ניתוח?')).toBe(false);
+    expect(await fitsPreviousTopic('car?', 'Is my car covered for theft?')).toBe(true);
+  });
+});
+
+describe('analyze: real follow-ups', () => {
+  it('a continuation opener carries the previous question’s words', async () => {
+    for (const [q, signal] of [['ומה לגבי רכב?', 'continuation'], ['ולחו"ל?', 'continuation'], ['כמה זה עולה?', 'reference'], ['מה זה כולל?', 'reference']] as const) {
+      const a = await analyze(q, [user('מה ההשתתפות העצמית בביטוח דירה?')]);
+      expect(a, q).toMatchObject({ followUp: true, followUpSignal: signal, question: q });
+      expect(a.searchQuery).toContain('ההשתתפות');
+      expect(a.searchQuery.endsWith(q)).toBe(true);
+    }
+    const en = await analyze('and for abroad?', [user('Is my luggage covered on a trip?')]);
+    expect(en).toMatchObject({ followUp: true, followUpSignal: 'continuation' });
+    expect(en.searchQuery).toMatch(/luggage.*covered.*and for abroad\?/);
+    expect((await analyze('is that covered abroad?', CAR_EN)).followUpSignal).toBe('reference');
+  });
+
+  it('a bare ellipsis follows up when its words fit: insurance words, or the router’s domain', async () => {
+    const deductible = await analyze('השתתפות עצמית?', CAR);
+    expect(deductible).toMatchObject({ followUp: true, followUpSignal: 'ellipsis' });
+    expect(deductible.searchQuery).toMatch(/רכב.*השתתפות עצמית\?$/);
+    routed.length = 0;
+    const car = await analyze('רכב חלופי?', CAR);
+    expect(car).toMatchObject({ followUp: true, followUpSignal: 'ellipsis' });
+    expect(routed).toEqual(['רכב חלופי?', CAR[0].text]);
+    expect((await analyze('רכב חלופי?', HEALTH)).followUp).toBe(false);
+    expect((await analyze('why?', CAR_EN)).followUpSignal).toBe('ellipsis');
+    // Without a router only insurance words make an ellipsis fit.
+    expect((await analyzeQuestion('רכב חלופי?', CAR)).followUp).toBe(false);
+    expect((await analyzeQuestion('השתתפות עצמית?', CAR)).followUp).toBe(true);
+  });
+
+  it('uses the previous answer’s searched query, and leaves long or first questions alone', async () => {
+    const history: ChatTurn[] = [
+      user('ומה לגבי רכב?'),
+      { role: 'assistant', text: '…', at: 1, answer: { searchedQuery: 'השתתפות עצמית ומה לגבי רכב?' } as ChatTurn['answer'] },
+    ];
+    expect((await analyze('ולאופנוע?', history)).searchQuery).toContain('השתתפות');
+    expect(await followUpSignal('האם ביטוח הנסיעות מכסה ביטול טיסה בגלל מחלה של בן משפחה?', 'מה ההשתתפות העצמית?')).toBeNull();
+    expect((await analyze('ומה לגבי רכב?', [])).followUp).toBe(false);
+  });
+});
+
+describe('analyze: the answer language is the question’s', () => {
+  it('detects it by script, whatever the interface language', async () => {
+    expect((await analyzeQuestion('מה ההשתתפות העצמית?', [])).lang).toBe('he');
+    expect((await analyzeQuestion('What is the deductible?', [], { interfaceLang: 'he' })).lang).toBe('en');
+    expect((await analyzeQuestion('מה ההשתתפות העצמית?', [], { interfaceLang: 'en' })).lang).toBe('he');
+  });
+
+  it('falls back to the interface language for a question with no letters', async () => {
+    expect((await analyzeQuestion('5000?', [], { interfaceLang: 'en' })).lang).toBe('en');
+    expect((await analyzeQuestion('5000?', [], { interfaceLang: 'he' })).lang).toBe('he');
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The lines an extractive answer opens with, built only from the sentences it quotes: the asked
+ * fact ("השתתפות עצמית: 850 ש"ח [1]"), a verdict on cover ("לא מכוסה — חריג בפוליסה [1], לפי
+ * מסמכי הפוליסה:") and the frame of the quotes, which says so when every quoted clause is in the
+ * other language. Nothing here is made up: the fact is the clause's own text, and the verdict is
+ * one the clause states in so many words (verdict.ts).
+ *
+ * The fact line is a claim, checked here with the loop's own grounding (ground.ts) against its
+ * passage before it is written, so a lead can never cost the answer its grounding: when neither
+ * the clause's term nor the generic word passes, the answer opens without a fact. A verdict
+ * opens the line that introduces the quotes (a lead-in, which grounding reads as the frame of the
+ * quote that states the verdict) rather than standing as a claim of two words that lexical
+ * support cannot judge ("לא מכוסה" against "הפוליסה אינה מכסה…").
+ */
+import type { Lang } from '../core/schema.ts';
+import { detectLang, tokenize } from '../core/tokenizer/index.ts';
+import { coverageVerdict, factLabels, findFacts, type Fact, type FactKind, type Verdict } from '../loop/facts.ts';
+import { groundAnswer } from '../loop/ground.ts';
+import type { QuestionType } from '../loop/question-type.ts';
+import { ANSWER_LEADS, strings } from '../loop/strings.ts';
+import type { GradedPassage } from './engine.ts';
+
+/** A quoted sentence and the passage it is quoted from. */
+export interface QuotedSentence {
+  n: number;
+  sentence: string;
+  passage: GradedPassage;
+}
+
+function sharesTerm(a: string, b: string): boolean {
+  const terms = new Set(tokenize(a));
+  return tokenize(b).some((t) => terms.has(t));
+}
+
+/** "waiting period" → "Waiting period": a lead opens a line. */
+function capitalized(label: string): string {
+  return label.charAt(0).toLocaleUpperCase('en') + label.slice(1);
+}
+
+/** Whether the loop's grounding would accept `line` as supported by `passage` (or not count it as a claim). */
+async function groundable(line: string, passage: GradedPassage): Promise<boolean> {
+  const result = await groundAnswer(line.replace(/\[\d+\]/g, '[1]'), [passage], {});
+  return result.sentences.every((s) => s.supported);
+}
+
+function numbers(text: string): string[] {
+  return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).map((n) => n.replace(/,/g, ''));
+}
+
+/**
+ * Facts of a quoted sentence worth leading with, best first: about the term the question names
+ * when it names one ("מה ההשתתפות העצמית?" passes over a premium), then those whose clause
+ * names their term, then the rest. A number the customer wrote in the question ("כמה אשלם על
+ * ביטוח של 10,000 ש"ח?") is what they know, never the answer.
+ */
+function candidates(question: string, sentence: string, type: QuestionType, asked: readonly string[]): Fact[] {
+  const given = new Set(numbers(question));
+  const facts = findFacts(sentence, type)
+    .filter((f) => !numbers(f.text).some((n) => given.has(n)))
+    .filter((f) => !f.label || asked.length === 0 || asked.some((a) => sharesTerm(a, f.label!)));
+  const rank = (f: Fact) => (f.label && asked.length > 0 ? 0 : f.label ? 1 : 2);
+  return facts.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
+}
+
+/** "השתתפות עצמית: 850 ש"ח [1]" from the best quote when it states the asked fact, or null. */
+export async function factLead(question: string, type: QuestionType, lang: Lang, quotes: readonly QuotedSentence[]): Promise<string | null> {
+  if (!['amount', 'duration', 'age', 'percentage', 'count'].includes(type)) return null;
+  const asked = factLabels(question, type as FactKind);
+  // Only the best quote may lead: the later ones come from other pages that merely speak of the
+  // subject (extractive.ts), and a number from one of them would answer another question.
+  for (const q of quotes.slice(0, 1)) {
+    const sameLanguage = detectLang(q.sentence) === lang;
+    for (const fact of candidates(question, q.sentence, type, asked)) {
+      const leads = [...(fact.label && sameLanguage ? [capitalized(fact.label)] : []), ANSWER_LEADS[lang].fact[fact.kind]];
+      for (const lead of leads) {
+        const line = `${lead}: ${fact.text} [${q.n}]`;
+        if (await groundable(line, q.passage)) return line;
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The verdict the quotes give, cited: the first quote must state it and no other quote may deny
+ * it (a quote that grants cover with a condition makes the verdict conditional).
+ */
+export function quotedVerdict(quotes: readonly QuotedSentence[]): { verdict: Verdict; n: number } | null {
+  const verdicts = quotes.map((q) => coverageVerdict(q.sentence, q.passage.sectionPath));
+  const first = verdicts[0];
+  if (!first) return null;
+  const others = verdicts.filter((v): v is Verdict => v !== null);
+  if (others.every((v) => v === first)) return { verdict: first, n: quotes[0].n };
+  const positive = (v: Verdict) => v !== 'excluded';
+  if (others.every(positive) && positive(first)) return { verdict: 'conditional', n: quotes[0].n };
+  return null;
+}
+
+/** The line before the quotes: their frame, opened by the verdict when there is one. */
+export function quotesFrame(lang: Lang, quotes: readonly QuotedSentence[], verdict: { verdict: Verdict; n: number } | null): string {
+  const leads = ANSWER_LEADS[lang];
+  const otherLanguage = quotes.length > 0 && quotes.every((q) => detectLang(q.sentence) !== lang);
+  if (!verdict) return otherLanguage ? leads.otherLanguage : strings(lang).quoteIntro;
+  return `${leads.verdict[verdict.verdict]} [${verdict.n}], ${otherLanguage ? leads.afterVerdictOtherLanguage : leads.afterVerdict}`;
+}

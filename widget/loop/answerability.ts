@@ -1,0 +1,67 @@
+/**
+ * Three decisions from one evidence vector (evidence.ts), each a logistic regression fitted
+ * offline on development data with cross-validation (builder/eval/fit-answerability.ts; its
+ * coefficients and thresholds are in answerability-weights.ts, written by that script):
+ * - offTopic: the question is about something else than the index covers → the off-topic reply;
+ * - answerable: the documents hold an answer → below its threshold, a refusal with the closest
+ *   clauses;
+ * - correct: the answer will cite a page that answers it → at or above its threshold, "high".
+ * Logistic regression because the features are few, the data is small (a few hundred questions
+ * per index), and its coefficients can be read and checked; a bigger model would only memorise.
+ */
+import type { Evidence, EvidenceFeature, EvidenceVector } from './evidence.ts';
+import { ANSWERABILITY_WEIGHTS } from './answerability-weights.ts';
+
+export interface LogisticModel {
+  features: readonly EvidenceFeature[];
+  /** Standardisation fitted with the weights: x' = (x - mean) / scale. */
+  mean: readonly number[];
+  scale: readonly number[];
+  weights: readonly number[];
+  bias: number;
+}
+
+export interface AnswerabilityModel {
+  version: number;
+  offTopic: LogisticModel & { threshold: number };
+  answerable: LogisticModel & { threshold: number };
+  correct: LogisticModel & { high: number };
+}
+
+export function probability(model: LogisticModel, features: EvidenceVector): number {
+  let z = model.bias;
+  model.features.forEach((name, i) => {
+    z += model.weights[i] * ((features[name] - model.mean[i]) / (model.scale[i] || 1));
+  });
+  return 1 / (1 + Math.exp(-z));
+}
+
+export interface Assessment {
+  /** Probability that the question is about something the index does not cover at all. */
+  offTopic: number;
+  /** Probability that the documents answer it. */
+  answerable: number;
+  /** Probability that the answer cites a page that answers it. */
+  correct: number;
+  isOffTopic: boolean;
+  /** Refuse with the closest clauses: the evidence says the documents do not answer. */
+  refuse: boolean;
+  /** The evidence is strong enough for "high". */
+  high: boolean;
+}
+
+export function assess(evidence: Pick<Evidence, 'features'>, model: AnswerabilityModel = ANSWERABILITY_WEIGHTS): Assessment {
+  const f = evidence.features;
+  const offTopic = probability(model.offTopic, f);
+  const answerable = probability(model.answerable, f);
+  const correct = probability(model.correct, f);
+  return {
+    offTopic,
+    answerable,
+    correct,
+    // A question that names insurance is never "off-topic": it deserves "not in the documents".
+    isOffTopic: f.insuranceWords === 0 && offTopic >= model.offTopic.threshold,
+    refuse: answerable < model.answerable.threshold,
+    high: correct >= model.correct.high,
+  };
+}

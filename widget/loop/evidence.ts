@@ -1,0 +1,164 @@
+/**
+ * The evidence a question's search left behind, as numbers a fitted model can weigh: how much of
+ * the question the index knows at all, how much of it the best passage and the best single
+ * sentence hold, whether that sentence states the kind of fact asked for, how clearly the best
+ * passage stands out, and whether the router agrees. The answerability model
+ * (answerability.ts) turns these into the decisions the loop makes without an LLM: off-topic,
+ * refuse, and the confidence tier. Pure: the fitting script (builder/eval/fit-answerability.ts)
+ * computes exactly the same features in Node.
+ */
+import { detectLang } from '../core/tokenizer/index.ts';
+import type { TermStats } from '../core/retrieval/retriever.ts';
+import type { ContextPassage, SearchResponse } from '../search/search-service.ts';
+import { answersType } from './facts.ts';
+import { passageMatchText } from './grade.ts';
+import { detectQuestionType, type QuestionType } from './question-type.ts';
+import { mentionsInsurance } from './route.ts';
+import { isQuotable, oneLine, splitSentences } from './sentences.ts';
+import { contentWords, termSet, wordFound, type Word } from './terms.ts';
+
+/** The features, in the order the model's coefficients are stored. */
+export const EVIDENCE_FEATURES = [
+  'unknownMass',
+  'unknownWords',
+  'familiarity',
+  'leastFamiliar',
+  'passageCoverage',
+  'sentenceCoverage',
+  'localCoverage',
+  'topRelevance',
+  'margin',
+  'topVsMean',
+  'bm25Strength',
+  'routeConfidence',
+  'routeAgrees',
+  'insuranceWords',
+  'typed',
+  'factInBest',
+  'factNearTop',
+  'contentWords',
+  'langMismatch',
+  'bestEvidence',
+  'knownPassageCoverage',
+  'knownSentenceCoverage',
+] as const;
+
+export type EvidenceFeature = (typeof EVIDENCE_FEATURES)[number];
+export type EvidenceVector = Record<EvidenceFeature, number>;
+
+export interface Evidence {
+  features: EvidenceVector;
+  questionType: QuestionType;
+  /** The sentence of the top passages that holds the most of the question, verbatim (one line). */
+  bestSentence: string | null;
+}
+
+/** Passages whose sentences are examined: those an engine would quote from. */
+export const EVIDENCE_PASSAGES = 5;
+/** Sentences ranked by coverage that count as "near the top" for the fact feature. */
+const FACT_SENTENCES = 3;
+
+/** BM25's IDF of a term found in `df` of `n` chunks. */
+export function idf(df: number, n: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * Each content word's rarity in the whole index. A word's candidates (surface form, prefix
+ * strippings) are alternatives, so the word is as common as its most common candidate; a word
+ * none of whose candidates the index holds weighs as a term found in half a chunk.
+ */
+export function wordIdf(words: readonly Word[], stats: TermStats): { idf: number[]; unknown: boolean[]; familiarity: number[] } {
+  const out = words.map((w) => Math.max(0, ...w.map((t) => stats.df[t] ?? 0)));
+  return {
+    idf: out.map((df) => idf(df, stats.chunks)),
+    unknown: out.map((df) => df === 0),
+    familiarity: out.map((df) => Math.log10((df + 0.5) / Math.max(stats.chunks, 1))),
+  };
+}
+
+function weightedShare(words: readonly Word[], weights: readonly number[], terms: ReadonlySet<string>): number {
+  let found = 0;
+  let total = 0;
+  words.forEach((w, i) => {
+    total += weights[i];
+    if (wordFound(w, terms)) found += weights[i];
+  });
+  return total > 0 ? found / total : 0;
+}
+
+export interface EvidenceInput {
+  /** The searched question (a follow-up already rewritten). */
+  query: string;
+  response: Pick<SearchResponse, 'result'>;
+  /** The graded passages (best retrieval first). */
+  passages: readonly ContextPassage[];
+  /** Grading's features of the same passages. */
+  graded: readonly { coverage: number; relevance: number }[];
+  /** A site with a fixed domain: the router did not run, and the domain is certain. */
+  fixedDomain?: string | null;
+}
+
+export function computeEvidence({ query, response, passages, graded, fixedDomain }: EvidenceInput): Evidence {
+  const words = contentWords(query);
+  const type = detectQuestionType(query);
+  const stats = response.result.termStats ?? { chunks: 1, df: {} };
+  const { idf: weights, unknown, familiarity } = wordIdf(words, stats);
+  const mass = weights.reduce((s, w) => s + w, 0);
+  const unknownMass = mass > 0 ? weights.reduce((s, w, i) => s + (unknown[i] ? w : 0), 0) / mass : 1;
+
+  const top = passages.slice(0, EVIDENCE_PASSAGES);
+  const passageCoverage = passages.reduce((m, p) => Math.max(m, weightedShare(words, weights, termSet(passageMatchText(p)))), 0);
+  const sentences: { text: string; coverage: number; sectionPath: readonly string[] }[] = [];
+  for (const p of top) {
+    const headings = [p.title, ...p.sectionPath];
+    for (const s of splitSentences(p.context || p.text)) {
+      if (!isQuotable(s, headings)) continue;
+      sentences.push({ text: oneLine(s), coverage: weightedShare(words, weights, termSet(s)), sectionPath: p.sectionPath });
+    }
+  }
+  sentences.sort((a, b) => b.coverage - a.coverage);
+  const best = sentences[0] ?? null;
+  const fact = (s: (typeof sentences)[number]) => (type !== 'other' && answersType(s.text, type, s.sectionPath) ? 1 : 0);
+
+  const scores = passages.map((p) => p.bm25 ?? p.score);
+  const s1 = scores[0] ?? 0;
+  const s2 = scores[1] ?? 0;
+  const meanScore = scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : 0;
+  const route = response.result.route;
+  const lang = detectLang(query);
+  const topLang = passages[0] ? detectLang(passages[0].text) : lang;
+
+  const features: EvidenceVector = {
+    unknownMass,
+    unknownWords: Math.log1p(unknown.filter(Boolean).length),
+    // How much the index speaks the question's words: the mean and the lowest log share of chunks
+    // holding each word. Index-relative, so a general-knowledge index and an insurer's both work.
+    familiarity: familiarity.length ? familiarity.reduce((a, b) => a + b, 0) / familiarity.length : -6,
+    leastFamiliar: familiarity.length ? Math.min(...familiarity) : -6,
+    passageCoverage,
+    sentenceCoverage: best?.coverage ?? 0,
+    localCoverage: graded.reduce((m, g) => Math.max(m, g.coverage), 0),
+    topRelevance: graded.reduce((m, g) => Math.max(m, g.relevance), 0),
+    margin: s1 > 0 ? (s1 - s2) / s1 : 0,
+    topVsMean: meanScore > 0 ? s1 / meanScore : 0,
+    // BM25's top score against the most the question's words could contribute (their IDF mass).
+    bm25Strength: mass > 0 ? Math.min(s1 / mass, 5) : 0,
+    routeConfidence: fixedDomain ? 1 : (route?.confidence ?? 0),
+    routeAgrees: fixedDomain ? 1 : route?.domain != null && passages[0]?.domain === route.domain ? 1 : 0,
+    insuranceWords: mentionsInsurance(query) ? 1 : 0,
+    typed: type === 'other' ? 0 : 1,
+    factInBest: best ? fact(best) : 0,
+    factNearTop: sentences.slice(0, FACT_SENTENCES).some((s) => fact(s) === 1) ? 1 : 0,
+    contentWords: Math.log1p(words.length),
+    langMismatch: passages[0] && topLang !== lang ? 1 : 0,
+    // Interactions a linear model cannot form itself: a general-knowledge question over a
+    // general-knowledge index has no router evidence but a sentence that holds it, an off-topic
+    // question over an insurer's index has neither; coverage counts for more when the index
+    // knows the question's words.
+    bestEvidence: Math.max(fixedDomain ? 1 : (route?.confidence ?? 0), best?.coverage ?? 0),
+    knownPassageCoverage: passageCoverage * (1 - unknownMass),
+    knownSentenceCoverage: (best?.coverage ?? 0) * (1 - unknownMass),
+  };
+  return { features, questionType: type, bestSentence: best?.text ?? null };
+}
