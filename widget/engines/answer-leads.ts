@@ -12,11 +12,13 @@
  * quote that states the verdict) rather than standing as a claim of two words that lexical
  * support cannot judge ("לא מכוסה" against "הפוליסה אינה מכסה…").
  */
+import { expandQuery } from '../core/retrieval/expand.ts';
 import type { Lang } from '../core/schema.ts';
 import { detectLang, tokenize } from '../core/tokenizer/index.ts';
 import { coverageVerdict, factLabels, findFacts, type Fact, type FactKind, type Verdict } from '../loop/facts.ts';
 import { groundAnswer } from '../loop/ground.ts';
 import type { QuestionType } from '../loop/question-type.ts';
+import { contentWords, coverage, termSet } from '../loop/terms.ts';
 import { ANSWER_LEADS, strings } from '../loop/strings.ts';
 import type { GradedPassage } from './engine.ts';
 
@@ -43,6 +45,17 @@ async function groundable(line: string, passage: GradedPassage): Promise<boolean
   return result.sentences.every((s) => s.supported);
 }
 
+/** Share of the question's content words a sentence must hold for an unlabelled fact to lead. */
+export const UNLABELLED_FACT_MIN_COVERAGE = 0.4;
+
+function coversQuestion(question: string, sentence: string): boolean {
+  // Across languages the question's words meet the clause only through the lexicon's equivalents.
+  const lang = detectLang(sentence);
+  const words =
+    lang === detectLang(question) ? contentWords(question) : contentWords(expandQuery(question).terms).filter((w) => detectLang(w[0]) === lang);
+  return coverage(words, termSet(sentence)) >= UNLABELLED_FACT_MIN_COVERAGE;
+}
+
 function numbers(text: string): string[] {
   return (text.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).map((n) => n.replace(/,/g, ''));
 }
@@ -51,13 +64,15 @@ function numbers(text: string): string[] {
  * Facts of a quoted sentence worth leading with, best first: about the term the question names
  * when it names one ("מה ההשתתפות העצמית?" passes over a premium), then those whose clause
  * names their term, then the rest. A number the customer wrote in the question ("כמה אשלם על
- * ביטוח של 10,000 ש"ח?") is what they know, never the answer.
+ * ביטוח של 10,000 ש"ח?") is what they know, never the answer. A fact whose clause names no term
+ * leads only from a sentence that holds much of the question's words: otherwise it is a number
+ * about something else ("כמה עולה ביטוח משכנתא?" must not lead with a jewellery limit).
  */
 function candidates(question: string, sentence: string, type: QuestionType, asked: readonly string[]): Fact[] {
   const given = new Set(numbers(question));
   const facts = findFacts(sentence, type)
     .filter((f) => !numbers(f.text).some((n) => given.has(n)))
-    .filter((f) => !f.label || asked.length === 0 || asked.some((a) => sharesTerm(a, f.label!)));
+    .filter((f) => (f.label ? asked.length === 0 || asked.some((a) => sharesTerm(a, f.label!)) : coversQuestion(question, sentence)));
   const rank = (f: Fact) => (f.label && asked.length > 0 ? 0 : f.label ? 1 : 2);
   return facts.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
 }

@@ -9,6 +9,7 @@
  */
 import { detectLang } from '../core/tokenizer/index.ts';
 import type { TermStats } from '../core/retrieval/retriever.ts';
+import type { RouteResult } from '../core/retrieval/route.ts';
 import type { ContextPassage, SearchResponse } from '../search/search-service.ts';
 import { answersType } from './facts.ts';
 import { passageMatchText } from './grade.ts';
@@ -87,6 +88,17 @@ function weightedShare(words: readonly Word[], weights: readonly number[], terms
   return total > 0 ? found / total : 0;
 }
 
+/**
+ * The router's confidence above what a question with no domain words gets: a posterior of 0.3 is
+ * strong evidence among twelve domains and none among four, so it is rescaled from 1/domains → 0
+ * to 1 → 1. Without a router (or with no word it knows) there is no evidence.
+ */
+export function routeEvidence(route: RouteResult | null): number {
+  if (!route || route.confidence <= 0) return 0;
+  const uniform = 1 / Math.max(route.scores.length, 2);
+  return Math.max(0, (route.confidence - uniform) / (1 - uniform));
+}
+
 export interface EvidenceInput {
   /** The searched question (a follow-up already rewritten). */
   query: string;
@@ -121,11 +133,17 @@ export function computeEvidence({ query, response, passages, graded, fixedDomain
   const best = sentences[0] ?? null;
   const fact = (s: (typeof sentences)[number]) => (type !== 'other' && answersType(s.text, type, s.sectionPath) ? 1 : 0);
 
-  const scores = passages.map((p) => p.bm25 ?? p.score);
+  // Raw BM25 of the passages BM25 found: a fused hybrid score is min-max normalised per query and
+  // means nothing across queries, and a passage found by its vector alone has no BM25 score.
+  const scores = passages
+    .map((p) => p.bm25 ?? 0)
+    .filter((x) => x > 0)
+    .sort((a, b) => b - a);
   const s1 = scores[0] ?? 0;
   const s2 = scores[1] ?? 0;
   const meanScore = scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : 0;
   const route = response.result.route;
+  const routeConfidence = fixedDomain ? 1 : routeEvidence(route);
   const lang = detectLang(query);
   const topLang = passages[0] ? detectLang(passages[0].text) : lang;
 
@@ -141,10 +159,11 @@ export function computeEvidence({ query, response, passages, graded, fixedDomain
     localCoverage: graded.reduce((m, g) => Math.max(m, g.coverage), 0),
     topRelevance: graded.reduce((m, g) => Math.max(m, g.relevance), 0),
     margin: s1 > 0 ? (s1 - s2) / s1 : 0,
-    topVsMean: meanScore > 0 ? s1 / meanScore : 0,
+    // Capped: a lone BM25 hit among vector hits must not read as a landslide.
+    topVsMean: meanScore > 0 ? Math.min(s1 / meanScore, 4) : 0,
     // BM25's top score against the most the question's words could contribute (their IDF mass).
     bm25Strength: mass > 0 ? Math.min(s1 / mass, 5) : 0,
-    routeConfidence: fixedDomain ? 1 : (route?.confidence ?? 0),
+    routeConfidence,
     routeAgrees: fixedDomain ? 1 : route?.domain != null && passages[0]?.domain === route.domain ? 1 : 0,
     insuranceWords: mentionsInsurance(query) ? 1 : 0,
     typed: type === 'other' ? 0 : 1,
@@ -156,7 +175,7 @@ export function computeEvidence({ query, response, passages, graded, fixedDomain
     // general-knowledge index has no router evidence but a sentence that holds it, an off-topic
     // question over an insurer's index has neither; coverage counts for more when the index
     // knows the question's words.
-    bestEvidence: Math.max(fixedDomain ? 1 : (route?.confidence ?? 0), best?.coverage ?? 0),
+    bestEvidence: Math.max(routeConfidence, best?.coverage ?? 0),
     knownPassageCoverage: passageCoverage * (1 - unknownMass),
     knownSentenceCoverage: (best?.coverage ?? 0) * (1 - unknownMass),
   };

@@ -14,7 +14,7 @@ export function formatSummary(report: BrowserReport): string {
     `retrieval file: ${level(m.retrieval.file)}`,
     `retrieval page: ${level(m.retrieval.page)}`,
     `retrieval page, twins count: ${level(m.retrieval.pageLenient)}`,
-    `citations: ${m.citations.count}, valid ${pct(m.citations.validity)}; cite a gold page ${pct(m.citations.hitRate)} of answered, ${pct(m.citations.hitRateAll)} of answerable`,
+    `citations: ${m.citations.count}, valid ${pct(m.citations.validity)}; cite a gold page ${pct(m.citations.hitRate)} of answered, ${pct(m.citations.hitRateAll)} of answerable (${pct(m.citations.hitRateAllLenient)} with twins)`,
     `reliability by tier (answerable answers citing a gold page, twins count; unanswerable in the tier): ${m.reliability
       .map((r) => `${r.tier} ${r.citingGoldLenient}/${r.answerable} (${pct(r.shareLenient)}), unanswerable ${r.unanswerable}`)
       .join('; ')}`,
