@@ -111,8 +111,8 @@ interface RadixNode {
   c: Map<string, RadixNode>;
 }
 
-/** The document ids of exactly `term` in Orama's radix tree, or null. */
-function exactPostings(root: RadixNode, term: string): number[] | null {
+/** The node of exactly `term` in Orama's radix tree, or null. */
+function exactNode(root: RadixNode, term: string): RadixNode | null {
   let node = root;
   let i = 0;
   while (i < term.length) {
@@ -121,7 +121,13 @@ function exactPostings(root: RadixNode, term: string): number[] | null {
     i += child.s.length;
     node = child;
   }
-  return node.e && node.w === term ? [...node.d] : null;
+  return node.e && node.w === term ? node : null;
+}
+
+/** The document ids of exactly `term` in Orama's radix tree, or null. */
+function exactPostings(root: RadixNode, term: string): number[] | null {
+  const node = exactNode(root, term);
+  return node ? [...node.d] : null;
 }
 
 function createDatabase(tokenizer: Tokenizer): Bm25Database {
@@ -169,7 +175,7 @@ export function termDocumentFrequency(db: Bm25Database, term: string): number {
   // The postings themselves: the saved state's occurrence counts are not restored by load().
   const tree = (db.data.index as unknown as IndexData).indexes.body;
   if (!tree || tree.type !== 'Radix') return 0;
-  return exactPostings(tree.node as unknown as RadixNode, term)?.length ?? 0;
+  return exactNode(tree.node as unknown as RadixNode, term)?.d.size ?? 0;
 }
 
 export function searchBm25(db: Bm25Database, query: string, options: Bm25SearchOptions): Bm25Hit[] {
