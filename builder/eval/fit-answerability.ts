@@ -217,9 +217,10 @@ function weightsSource(models: Models, summary: string): string {
   const json = JSON.stringify(
     {
       version: 1,
-      offTopic: { ...model(models.offTopic), threshold: round(models.offTopic.threshold) },
-      answerable: { ...model(models.answerable), threshold: round(models.answerable.threshold) },
-      correct: { ...model(models.correct, '@CORRECT@'), high: round(models.correct.high) },
+      // Thresholds rounded towards caution: off-topic and "high" up, refusal down.
+      offTopic: { ...model(models.offTopic), threshold: Math.ceil(models.offTopic.threshold * 1e6) / 1e6 },
+      answerable: { ...model(models.answerable), threshold: Math.floor(models.answerable.threshold * 1e6) / 1e6 },
+      correct: { ...model(models.correct, '@CORRECT@'), high: Math.ceil(models.correct.high * 1e6) / 1e6 },
     },
     null,
     2,

@@ -14,7 +14,8 @@ export interface Scored {
  */
 export function offTopicThreshold(onTopic: readonly number[], floor = 0.5): number {
   const max = onTopic.reduce((m, p) => Math.max(m, p), 0);
-  return Math.min(0.999, Math.max(floor, max + 1e-6));
+  // A margin wider than the rounding of the written coefficients, so the question at the maximum stays below.
+  return Math.min(0.999, Math.max(floor, max + 1e-3));
 }
 
 /**
