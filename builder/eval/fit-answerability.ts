@@ -106,7 +106,7 @@ function fitModels(rows: readonly FitRow[]): Models {
 }
 
 /** What the loop does with one row under `models`. */
-export function decide(r: FitRow, models: Models): { offTopic: boolean; refused: boolean; tier: 'high' | 'medium' | 'low' } {
+function decide(r: FitRow, models: Models): { offTopic: boolean; refused: boolean; tier: 'high' | 'medium' | 'low' } {
   const offTopic = r.features[INSURANCE_WORDS] === 0 && predictLogistic(models.offTopic, r.features) >= models.offTopic.threshold;
   if (offTopic) return { offTopic, refused: true, tier: 'low' };
   if (!r.answered || predictLogistic(models.answerable, r.features) < models.answerable.threshold) return { offTopic, refused: true, tier: 'low' };

@@ -50,8 +50,6 @@ export type EvidenceVector = Record<EvidenceFeature, number>;
 export interface Evidence {
   features: EvidenceVector;
   questionType: QuestionType;
-  /** The sentence of the top passages that holds the most of the question, verbatim (one line). */
-  bestSentence: string | null;
 }
 
 /** Passages whose sentences are examined: those an engine would quote from. */
@@ -179,5 +177,5 @@ export function computeEvidence({ query, response, passages, graded, fixedDomain
     knownPassageCoverage: passageCoverage * (1 - unknownMass),
     knownSentenceCoverage: (best?.coverage ?? 0) * (1 - unknownMass),
   };
-  return { features, questionType: type, bestSentence: best?.text ?? null };
+  return { features, questionType: type };
 }
