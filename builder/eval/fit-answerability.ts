@@ -24,7 +24,7 @@ import { buildIndex } from '../build/build-index.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { collectRows, loadContextQuestions, loadOffTopicSet, type FitRow, type QuestionSet } from './fit/collect.ts';
 import { fitLogistic, predictLogistic, type FittedLogistic } from './fit/logistic.ts';
-import { highThreshold, offTopicThreshold, refusalThreshold } from './fit/thresholds.ts';
+import { highThreshold, offTopicRefusedThreshold, offTopicThreshold, refusalThreshold } from './fit/thresholds.ts';
 import { loadQuestions } from './questions.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -57,11 +57,15 @@ const HIGH_SETS = new Set(['dev-v2', 'dev-v3']);
 const SET_WEIGHT: Record<string, number> = {};
 /** L2 penalties, chosen by held-out folds (0.1 to 10 tried; see the README's figures). */
 const L2 = { offTopic: 0.1, answerable: 1, correct: 3 };
+/** The second off-topic set (builder/eval/sets/off-topic-fresh.json): evaluation only, never fitted on. */
+const FRESH = 'off-topic-fresh';
+const isFresh = (r: FitRow) => r.set.startsWith(FRESH);
+
 /** Share of HeQ's questions the off-topic threshold may flag (its own false refusals). */
 const OFF_TOPIC_GENERAL_BUDGET = 0.02;
 
 interface Models {
-  offTopic: FittedLogistic & { threshold: number };
+  offTopic: FittedLogistic & { threshold: number; refusedThreshold: number };
   answerable: FittedLogistic & { threshold: number };
   correct: FittedLogistic & { high: number };
 }
@@ -75,15 +79,12 @@ function quantile(values: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 }
 const INSURANCE_WORDS = EVIDENCE_FEATURES.indexOf('insuranceWords');
+const SMALL_TALK = EVIDENCE_FEATURES.indexOf('smallTalk');
 
 function fitModels(rows: readonly FitRow[]): Models {
   const fit = (subset: readonly FitRow[], label: (r: FitRow) => boolean, l2: number, columns: (r: FitRow) => number[] = (r) => r.features) =>
     fitLogistic(subset.map(columns), subset.map((r) => (label(r) ? 1 : 0)), subset.map((r) => SET_WEIGHT[r.set] ?? 1), { l2 });
   const offTopic = fit(rows, (r) => r.offTopic, L2.offTopic);
-  const unguarded = (r: FitRow) => !r.offTopic && r.features[INSURANCE_WORDS] === 0;
-  const onTopic = rows.filter((r) => unguarded(r) && INSURANCE_SETS.has(r.set)).map((r) => predictLogistic(offTopic, r.features));
-  const general = rows.filter((r) => r.set === 'heq').map((r) => predictLogistic(offTopic, r.features));
-
   const answerable = fit(rows, (r) => r.answerable, L2.answerable);
   // The false-refusal budget holds for the insurers' questions and for general knowledge alike.
   const budget = (keep: (r: FitRow) => boolean) =>
@@ -93,13 +94,27 @@ function fitModels(rows: readonly FitRow[]): Models {
     );
   const refuse = Math.min(budget((r) => INSURANCE_SETS.has(r.set)), budget((r) => r.set === 'heq'));
 
+  const unguarded = (r: FitRow) => !r.offTopic && r.features[INSURANCE_WORDS] === 0 && r.features[SMALL_TALK] === 0;
+  const scored = (keep: (r: FitRow) => boolean) =>
+    rows.filter(keep).map((r) => ({ p: predictLogistic(offTopic, r.features), refused: predictLogistic(answerable, r.features) < refuse }));
+  const onTopic = scored((r) => unguarded(r) && INSURANCE_SETS.has(r.set));
+  const general = scored((r) => r.set === 'heq' && r.features[INSURANCE_WORDS] === 0);
+  const threshold = Math.max(
+    offTopicThreshold(onTopic.map((s) => s.p)),
+    quantile(general.map((s) => s.p), 1 - OFF_TOPIC_GENERAL_BUDGET),
+  );
+  const refusedThreshold = Math.min(
+    threshold,
+    offTopicRefusedThreshold(onTopic, general, threshold, Math.floor(OFF_TOPIC_GENERAL_BUDGET * general.length)),
+  );
+
   const correct = fit(rows.filter((r) => CORRECT_SETS.has(r.set) && r.answered), (r) => r.citesGold, L2.correct, correctRow);
   const candidates = rows
     .filter((r) => HIGH_SETS.has(r.set) && r.answered && r.fullySupported)
     .filter((r) => predictLogistic(answerable, r.features) >= refuse)
     .map((r) => ({ p: predictLogistic(correct, correctRow(r)), right: r.citesGold }));
   return {
-    offTopic: { ...offTopic, threshold: Math.max(offTopicThreshold(onTopic), quantile(general, 1 - OFF_TOPIC_GENERAL_BUDGET)) },
+    offTopic: { ...offTopic, threshold, refusedThreshold },
     answerable: { ...answerable, threshold: refuse },
     correct: { ...correct, high: highThreshold(candidates, TARGETS.highPrecision, TARGETS.highMinSupport) },
   };
@@ -107,9 +122,13 @@ function fitModels(rows: readonly FitRow[]): Models {
 
 /** What the loop does with one row under `models`. */
 function decide(r: FitRow, models: Models): { offTopic: boolean; refused: boolean; tier: 'high' | 'medium' | 'low' } {
-  const offTopic = r.features[INSURANCE_WORDS] === 0 && predictLogistic(models.offTopic, r.features) >= models.offTopic.threshold;
+  const pOff = predictLogistic(models.offTopic, r.features);
+  const refuse = predictLogistic(models.answerable, r.features) < models.answerable.threshold;
+  const offTopic =
+    r.features[INSURANCE_WORDS] === 0 &&
+    (r.features[SMALL_TALK] === 1 || pOff >= models.offTopic.threshold || (refuse && pOff >= models.offTopic.refusedThreshold));
   if (offTopic) return { offTopic, refused: true, tier: 'low' };
-  if (!r.answered || predictLogistic(models.answerable, r.features) < models.answerable.threshold) return { offTopic, refused: true, tier: 'low' };
+  if (!r.answered || refuse) return { offTopic, refused: true, tier: 'low' };
   const high = r.fullySupported && predictLogistic(models.correct, correctRow(r)) >= models.correct.high;
   return { offTopic, refused: false, tier: high ? 'high' : 'medium' };
 }
@@ -195,6 +214,7 @@ async function collect(values: Record<string, string | boolean | undefined>): Pr
   await ensureDemoIndex(values.demo as string);
   const [harel, heq, demo] = await Promise.all([values.harel, values.heq, values.demo].map((d) => readIndexFolder(d as string)));
   const offTopic = await loadOffTopicSet(join(ROOT, 'builder/eval/sets/off-topic.json'));
+  const fresh = await loadOffTopicSet(join(ROOT, 'builder/eval/sets/off-topic-fresh.json'));
   const context = await loadContextQuestions(join(ROOT, 'builder/eval/sets/insurance-context.json'));
   const byId = (q: { id: string }) => `off-topic/${q.id}`;
   const sets: QuestionSet[] = [
@@ -203,6 +223,10 @@ async function collect(values: Record<string, string | boolean | undefined>): Pr
     { name: 'off-topic@harel', index: harel, questions: offTopic, offTopic: true, group: byId, context },
     { name: 'demo', index: demo, questions: await loadQuestions(join(ROOT, 'demo/questions.json')), offTopic: false },
     { name: 'off-topic@demo', index: demo, questions: offTopic, offTopic: true, group: byId, context },
+    // Never fitted on: measured once, with the final models, to see whether the off-topic
+    // decision transfers to questions written after the features and rules were.
+    { name: `${FRESH}@harel`, index: harel, questions: fresh, offTopic: true, group: byId, context },
+    { name: `${FRESH}@demo`, index: demo, questions: fresh, offTopic: true, group: byId, context },
     { name: 'heq', index: heq, questions: await loadQuestions(join(DATA, 'heq/heq_v1.1_val.json')), offTopic: false },
   ];
   const rows = await collectRows(sets, (set, done, total) => process.stderr.write(`\r${set}: ${done}/${total}   `));
@@ -218,7 +242,11 @@ function weightsSource(models: Models, summary: string): string {
     {
       version: 1,
       // Thresholds rounded towards caution: off-topic and "high" up, refusal down.
-      offTopic: { ...model(models.offTopic), threshold: Math.ceil(models.offTopic.threshold * 1e6) / 1e6 },
+      offTopic: {
+        ...model(models.offTopic),
+        threshold: Math.ceil(models.offTopic.threshold * 1e6) / 1e6,
+        refusedThreshold: Math.ceil(models.offTopic.refusedThreshold * 1e6) / 1e6,
+      },
       answerable: { ...model(models.answerable), threshold: Math.floor(models.answerable.threshold * 1e6) / 1e6 },
       correct: { ...model(models.correct, '@CORRECT@'), high: Math.ceil(models.correct.high * 1e6) / 1e6 },
     },
@@ -258,7 +286,9 @@ async function main(): Promise<void> {
     },
   });
   if (!existsSync(DATA)) throw new Error(`${DATA} is absent: the fitting data sits beside the repository.`);
-  const rows = await collect(values);
+  const collected = await collect(values);
+  const rows = collected.filter((r) => !isFresh(r));
+  const freshRows = collected.filter(isFresh);
   const k = Number(values.folds);
   const folds = assignFolds(rows, k);
   const decisions = new Array<ReturnType<typeof decide>>(rows.length);
@@ -269,7 +299,7 @@ async function main(): Promise<void> {
     const heldIdx = rows.map((_, i) => i).filter((i) => folds[i] === f);
     for (const i of heldIdx) decisions[i] = decide(rows[i], models);
     printFigures(
-      `fold ${f + 1} held-out (thresholds: off-topic ${models.offTopic.threshold.toFixed(3)}, refuse below ${models.answerable.threshold.toFixed(3)}, high from ${models.correct.high.toFixed(3)})`,
+      `fold ${f + 1} held-out (thresholds: off-topic ${models.offTopic.threshold.toFixed(3)}, when refused ${models.offTopic.refusedThreshold.toFixed(3)}, refuse below ${models.answerable.threshold.toFixed(3)}, high from ${models.correct.high.toFixed(3)})`,
       figures(heldIdx.map((i) => rows[i]), heldIdx.map((i) => decisions[i])),
     );
   }
@@ -283,6 +313,14 @@ async function main(): Promise<void> {
 
   const models = fitModels(rows);
   printFigures('fitted on everything (in-sample: for reference only)', figures(rows, rows.map((r) => decide(r, models))));
+  if (freshRows.length) {
+    printFigures(`${FRESH}: never fitted on, decided by the final models`, figures(freshRows, freshRows.map((r) => decide(r, models))));
+    for (const set of new Set(freshRows.map((r) => r.set))) {
+      const asked = freshRows.filter((r) => r.set === set);
+      const offAfter = asked.filter((r) => r.sameAfterContext && decide(r, models).offTopic).length;
+      console.log(`${set} after an insurance question: searched as alone ${asked.filter((r) => r.sameAfterContext).length}/${asked.length}; refused as off-topic ${offAfter}/${asked.length} (${pct(offAfter, asked.length)})`);
+    }
+  }
   console.log('\ncoefficients (standardised features):');
   EVIDENCE_FEATURES.forEach((name, j) => {
     const c = CORRECT_FEATURES.indexOf(name);

@@ -23,7 +23,11 @@ export interface LogisticModel {
 
 export interface AnswerabilityModel {
   version: number;
-  offTopic: LogisticModel & { threshold: number };
+  /**
+   * `threshold` flags any question; `refusedThreshold` (≤ threshold) flags a question the
+   * answerable model refuses anyway.
+   */
+  offTopic: LogisticModel & { threshold: number; refusedThreshold: number };
   answerable: LogisticModel & { threshold: number };
   correct: LogisticModel & { high: number };
 }
@@ -60,7 +64,11 @@ export function assess(evidence: Pick<Evidence, 'features'>, model: Answerabilit
     answerable,
     correct,
     // A question that names insurance is never "off-topic": it deserves "not in the documents".
-    isOffTopic: f.insuranceWords === 0 && offTopic >= model.offTopic.threshold,
+    // Small talk is off-topic by its form (small-talk.ts); otherwise the model decides, with a
+    // lower bar for a question the evidence already refuses: the only change is the reply's words.
+    isOffTopic:
+      f.insuranceWords === 0 &&
+      (f.smallTalk === 1 || offTopic >= model.offTopic.threshold || (answerable < model.answerable.threshold && offTopic >= model.offTopic.refusedThreshold)),
     refuse: answerable < model.answerable.threshold,
     high: correct >= model.correct.high,
   };

@@ -16,6 +16,7 @@ import { passageMatchText } from './grade.ts';
 import { detectQuestionType, type QuestionType } from './question-type.ts';
 import { mentionsInsurance } from './route.ts';
 import { isQuotable, oneLine, splitSentences } from './sentences.ts';
+import { smallTalkKind } from './small-talk.ts';
 import { contentWords, termSet, wordFound, type Word } from './terms.ts';
 
 /** The features, in the order the model's coefficients are stored. */
@@ -42,6 +43,9 @@ export const EVIDENCE_FEATURES = [
   'bestEvidence',
   'knownPassageCoverage',
   'knownSentenceCoverage',
+  'missingKey',
+  'keyUnknown',
+  'smallTalk',
 ] as const;
 
 export type EvidenceFeature = (typeof EVIDENCE_FEATURES)[number];
@@ -97,6 +101,28 @@ export function routeEvidence(route: RouteResult | null): number {
   return Math.max(0, (route.confidence - uniform) / (1 - uniform));
 }
 
+/**
+ * How specific the question's most specific missing word is: for each passage, the largest IDF
+ * among the question's words it lacks; the passage that lacks the least decides. Scaled by the IDF
+ * of a word no chunk holds, so 1 means some passage would have to hold a word the index has never
+ * seen, and 0 that one passage holds every word. Coverage averages a missing word away; this does
+ * not: an unanswerable question often differs from an answerable one by a single word (the product
+ * the documents do not sell, the detail they never state).
+ */
+export function missingKey(words: readonly Word[], weights: readonly number[], passages: readonly ReadonlySet<string>[], chunks: number): number {
+  if (words.length === 0) return 0;
+  const ceiling = idf(0, Math.max(chunks, 1));
+  let best = Infinity;
+  for (const terms of passages) {
+    let missing = 0;
+    words.forEach((w, i) => {
+      if (!wordFound(w, terms)) missing = Math.max(missing, weights[i]);
+    });
+    best = Math.min(best, missing);
+  }
+  return best === Infinity ? 1 : Math.min(1, best / ceiling);
+}
+
 export interface EvidenceInput {
   /** The searched question (a follow-up already rewritten). */
   query: string;
@@ -118,7 +144,8 @@ export function computeEvidence({ query, response, passages, graded, fixedDomain
   const unknownMass = mass > 0 ? weights.reduce((s, w, i) => s + (unknown[i] ? w : 0), 0) / mass : 1;
 
   const top = passages.slice(0, EVIDENCE_PASSAGES);
-  const passageCoverage = passages.reduce((m, p) => Math.max(m, weightedShare(words, weights, termSet(passageMatchText(p)))), 0);
+  const passageTerms = passages.map((p) => termSet(passageMatchText(p)));
+  const passageCoverage = passageTerms.reduce((m, terms) => Math.max(m, weightedShare(words, weights, terms)), 0);
   const sentences: { text: string; coverage: number; sectionPath: readonly string[] }[] = [];
   for (const p of top) {
     const headings = [p.title, ...p.sectionPath];
@@ -176,6 +203,10 @@ export function computeEvidence({ query, response, passages, graded, fixedDomain
     bestEvidence: Math.max(routeConfidence, best?.coverage ?? 0),
     knownPassageCoverage: passageCoverage * (1 - unknownMass),
     knownSentenceCoverage: (best?.coverage ?? 0) * (1 - unknownMass),
+    missingKey: missingKey(words, weights, passageTerms.slice(0, EVIDENCE_PASSAGES), stats.chunks),
+    // The question's most specific word is one the index has never seen.
+    keyUnknown: weights.length > 0 && unknown[weights.indexOf(Math.max(...weights))] ? 1 : 0,
+    smallTalk: smallTalkKind(query) ? 1 : 0,
   };
   return { features, questionType: type };
 }

@@ -8,7 +8,7 @@
  * So a bare question word ("מה", "כמה", "what") opens nothing, and pronouns that refer to nothing
  * said before are set aside first: "what time is it", "this weekend", "is there…", "מה זה ביטקוין?".
  */
-import { normalizeText } from '../core/tokenizer/index.ts';
+import { normalizeText, tokenize } from '../core/tokenizer/index.ts';
 
 const norm = (words: string): string[] => normalizeText(words).split(/\s+/);
 
@@ -47,6 +47,7 @@ const ENGLISH_NON_REFERENCE = [
   /\bhow\s+(?:hot|cold|warm|windy|humid|late|early)\s+(?:is|does|will)\s+it\b/gi,
   /\b(?:is|was)\s+it\s+(?:\w+\s+)?(?:bad|good|ok|okay|safe|better|worse|possible|normal|healthy|true|smart|wise|legal|hard|easy|necessary)\s+(?:to|that|if)\b/gi,
   /\b(?:hey|hi|hello)\s+there\b/gi,
+  /\bhow(?:'s|\s+is)\s+it\s+going\b/gi,
   /\b(?:is|will|does)\s+it\s+(?:going\s+to\s+)?(?:be\s+)?(?:rain|snow|sunny|cold|hot|warm|windy|cloudy|hail|freez)\w*/gi,
   /\bit(?:'s|\s+is|\s+was|\s+will\s+be)\s+(?:going\s+to\s+)?(?:rain|snow|sunny|cold|hot|warm|windy|cloudy|late|early|freez)\w*/gi,
   /\b(?:this|that|these|those|next)\s+(?:morning|afternoon|evening|night|week|weekend|month|year|season|summer|winter|spring|autumn|fall|time|day)s?\b/gi,
@@ -72,9 +73,19 @@ function isCopula(words: readonly string[], at: number): boolean {
   return (before === 'מה' || before === 'מי' || before === 'כמה') && after !== undefined && !REFERENCE_VERBS.has(after) && !HEBREW_REFERENCE.has(after);
 }
 
+/**
+ * "my computer is slow, how do I clean it up?", "המחשב שלי איטי, איך מנקים אותו?": a first clause
+ * that names something gives the later clauses' pronouns their antecedent, so only the first
+ * clause can point back at the conversation ("is it covered, and up to how much?").
+ */
+function firstClauseIfItNamesSomething(text: string): string {
+  const [first, ...rest] = text.split(/[,;]/);
+  return rest.length > 0 && tokenize(first, { forQuery: true }).length > 0 ? first : text;
+}
+
 /** Refers back with a pronoun or demonstrative (זה, היא, it, that…) that points at the conversation. */
 export function refersBack(question: string): boolean {
-  let text = normalizeText(question.trim());
+  let text = firstClauseIfItNamesSomething(normalizeText(question.trim()));
   for (const pattern of ENGLISH_NON_REFERENCE) text = text.replace(pattern, ' ');
   if (ENGLISH_REFERENCE.test(text)) return true;
   for (const pattern of HEBREW_NON_REFERENCE) text = text.replace(pattern, ' ');

@@ -31,7 +31,8 @@ import { rankedPassages, retrieve, type Retrieved } from './retrieve.ts';
 import { offTopicText, routedDomain } from './route.ts';
 import { assess, type AnswerabilityModel, type Assessment } from './answerability.ts';
 import { computeEvidence, type Evidence } from './evidence.ts';
-import type { ContactChannels } from './strings.ts';
+import { smallTalkKind } from './small-talk.ts';
+import { strings, type ContactChannels } from './strings.ts';
 import { routerTopicFit } from './topic-fit.ts';
 
 export type LoopState = 'analyze' | 'route' | 'retrieve' | 'grade' | 'generate' | 'ground' | 'retry' | 'fallback' | 'done';
@@ -216,7 +217,9 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
     const lang = ctx.analyzed!.lang;
     ctx.confidence = 'low';
     if (ctx.facts.offTopic) {
-      ctx.result = { text: offTopicText(lang, ctx.deps.contacts ?? {}), citations: [], refusal: 'off-topic' };
+      const talk = smallTalkKind(ctx.input.question);
+      const text = talk === 'greeting' ? strings(lang).greeting : talk === 'thanks' ? strings(lang).welcome : offTopicText(lang, ctx.deps.contacts ?? {});
+      ctx.result = { text, citations: [], refusal: 'off-topic' };
       return;
     }
     const closest = refusalWithClosest(lang, ctx.analyzed!.searchQuery, ctx.seen);

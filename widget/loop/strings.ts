@@ -18,6 +18,10 @@ export interface LoopStrings {
   quoteIntro: string;
   /** The reply to a question about something else: the site's contact channels when it set them. */
   offTopic: (contacts?: ContactChannels) => string;
+  /** The reply to a bare greeting: what the assistant does, and an invitation to ask. */
+  greeting: string;
+  /** The reply to thanks. */
+  welcome: string;
 }
 
 export const STRINGS: Record<Lang, LoopStrings> = {
@@ -27,6 +31,8 @@ export const STRINGS: Record<Lang, LoopStrings> = {
     closestClauses: 'הסעיפים הקרובים ביותר שמצאתי:',
     quoteIntro: 'לפי מסמכי הפוליסה:',
     offTopic: offTopicHe,
+    greeting: 'שלום! אני עונה על שאלות על מסמכי הביטוח שבאתר הזה, ומצטט את הסעיף שעונה. במה אפשר לעזור?',
+    welcome: 'בשמחה! אם יש עוד שאלה על מסמכי הביטוח, אני כאן.',
   },
   en: {
     caveat: 'Note: this answer may be incomplete. Check the quoted clauses or contact a representative.',
@@ -34,6 +40,8 @@ export const STRINGS: Record<Lang, LoopStrings> = {
     closestClauses: 'The closest clauses I found:',
     quoteIntro: 'According to the policy documents:',
     offTopic: offTopicEn,
+    greeting: 'Hello! I answer questions about the insurance documents on this site, quoting the clause that answers. What would you like to know?',
+    welcome: "You're welcome! If you have another question about the insurance documents, I'm here.",
   },
 };
 

@@ -18,7 +18,7 @@ export function formatSummary(report: BrowserReport): string {
     `reliability by tier (answerable answers citing a gold page, twins count; unanswerable in the tier): ${m.reliability
       .map((r) => `${r.tier} ${r.citingGoldLenient}/${r.answerable} (${pct(r.shareLenient)}), unanswerable ${r.unanswerable}`)
       .join('; ')}`,
-    `refusals: ${pct(m.refusals.falseRefusalRate)} of answerable (false), ${pct(m.refusals.unanswerableRefusalRate)} of unanswerable`,
+    `refusals: ${pct(m.refusals.falseRefusalRate)} of answerable (false), ${pct(m.refusals.unanswerableRefusalRate)} of unanswerable; ${pct(m.refusals.offTopicRate)} of all with the off-topic reply`,
     `answer token F1: ${m.f1 === null ? '—' : m.f1.toFixed(3)}${m.judge === null ? '' : `; judge ${m.judge.toFixed(3)}`}`,
     `timings.total p50 ${m.latency.total.p50.toFixed(0)} ms, p95 ${m.latency.total.p95.toFixed(0)} ms`,
   ];

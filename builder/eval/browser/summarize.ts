@@ -31,7 +31,12 @@ export interface Summary {
   };
   /** Per confidence tier: answers and the share citing a gold page (reliability.ts). */
   reliability: TierReliability[];
-  refusals: { falseRefusalRate: number; unanswerableRefusalRate: number };
+  refusals: {
+    falseRefusalRate: number;
+    unanswerableRefusalRate: number;
+    /** Share of all questions refused with the off-topic reply (for an off-topic set, the figure that counts). */
+    offTopicRate: number;
+  };
   /** Mean token F1 over answerable questions with a reference answer; null when none has one. */
   f1: number | null;
   judge: number | null;
@@ -77,6 +82,7 @@ export function summarize(scored: readonly ScoredQuestion[]): Summary {
     refusals: {
       falseRefusalRate: ratio(answerable.filter((s) => s.refused).length, answerable.length),
       unanswerableRefusalRate: ratio(unanswerable.filter((s) => s.refused).length, unanswerable.length),
+      offTopicRate: ratio(scored.filter((s) => s.refusal === 'off-topic').length, scored.length),
     },
     f1: mean(numbers(answerable.map((s) => s.f1))),
     judge: mean(numbers(scored.map((s) => s.judge))),

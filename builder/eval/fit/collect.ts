@@ -43,7 +43,7 @@ export interface FitRow {
 /** A model under which the loop never refuses on evidence and never flags off-topic. */
 export const COLLECTING_MODEL: AnswerabilityModel = (() => {
   const zero = { features: EVIDENCE_FEATURES, mean: EVIDENCE_FEATURES.map(() => 0), scale: EVIDENCE_FEATURES.map(() => 1), weights: EVIDENCE_FEATURES.map(() => 0), bias: 0 };
-  return { version: 0, offTopic: { ...zero, threshold: 2 }, answerable: { ...zero, threshold: -1 }, correct: { ...zero, high: -1 } };
+  return { version: 0, offTopic: { ...zero, threshold: 2, refusedThreshold: 2 }, answerable: { ...zero, threshold: -1 }, correct: { ...zero, high: -1 } };
 })();
 
 export interface QuestionSet {

@@ -19,6 +19,32 @@ export function offTopicThreshold(onTopic: readonly number[], floor = 0.5): numb
 }
 
 /**
+ * Off-topic among questions the answerable model refuses anyway: the lowest threshold above every
+ * refused on-topic question of the training data (so no insurer's question is told "I only answer
+ * about insurance"), raised until at most `generalBudget` of the general-knowledge questions are
+ * flagged by the two thresholds together. Never above `threshold`, the bar for any question.
+ */
+export function offTopicRefusedThreshold(
+  onTopic: readonly { p: number; refused: boolean }[],
+  general: readonly { p: number; refused: boolean }[],
+  threshold: number,
+  generalBudget: number,
+  floor = 0.2,
+): number {
+  let t = Math.max(floor, offTopicThreshold(onTopic.filter((s) => s.refused).map((s) => s.p), floor));
+  const flagged = (x: number) => general.filter((s) => s.p >= threshold || (s.refused && s.p >= x)).length;
+  if (flagged(t) > generalBudget) {
+    // Raise to just above the refused general questions' probabilities, highest last, until within budget.
+    const steps = general.filter((s) => s.refused && s.p >= t && s.p < threshold).map((s) => s.p + 1e-3).sort((a, b) => a - b);
+    for (const step of steps) {
+      t = step;
+      if (flagged(t) <= generalBudget) break;
+    }
+  }
+  return Math.min(t, threshold);
+}
+
+/**
  * Refusal: the highest threshold at which at most `maxFalseRefusal` of the answerable questions
  * are refused, counting those the loop refuses anyway (`refusedAnyway`: nothing kept or not
  * supported), which no threshold can win back.

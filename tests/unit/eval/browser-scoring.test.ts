@@ -109,6 +109,10 @@ describe('question verdicts and summaries', () => {
     expect(s.citations.hitRate).toBeCloseTo(2 / 3); // hit and the invalid one cite a gold page, miss does not
     expect(s.refusals.falseRefusalRate).toBeCloseTo(1 / 5);
     expect(s.refusals.unanswerableRefusalRate).toBe(1);
+    // Two refusals, neither with the off-topic reply; one more that is.
+    expect(s.refusals.offTopicRate).toBe(0);
+    const offTopic = scoreQuestion(record(unQ, answer({ refused: true, refusal: 'off-topic', confidence: 'low' })), unQ, ctx);
+    expect(summarize([...all, offTopic]).refusals.offTopicRate).toBeCloseTo(1 / 7);
     expect(s.passRate).toBeCloseTo(2 / 6);
     expect(s.latency.total.p50).toBe(6);
     expect(Object.keys(summarizeBy(all, (r) => r.lang))).toEqual(['en', 'he']);

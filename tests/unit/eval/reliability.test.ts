@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { reliabilityTable } from '../../../builder/eval/browser/reliability.ts';
-import { highThreshold, offTopicThreshold, refusalThreshold } from '../../../builder/eval/fit/thresholds.ts';
+import { highThreshold, offTopicRefusedThreshold, offTopicThreshold, refusalThreshold } from '../../../builder/eval/fit/thresholds.ts';
 import { fitLogistic, predictLogistic } from '../../../builder/eval/fit/logistic.ts';
 
 type Row = Parameters<typeof reliabilityTable>[0][number];
@@ -32,6 +32,22 @@ describe('threshold rules', () => {
   it('off-topic: just above every on-topic question, never below the floor', () => {
     expect(offTopicThreshold([0.1, 0.62, 0.3])).toBeCloseTo(0.621, 5);
     expect(offTopicThreshold([0.1, 0.2])).toBe(0.5);
+  });
+
+  it('off-topic when refused anyway: above every refused on-topic question, raised until general knowledge keeps its budget', () => {
+    const onTopic = [
+      { p: 0.3, refused: true },
+      { p: 0.6, refused: false },
+    ];
+    // The answered on-topic question at 0.6 does not bind: only refused ones are told "off-topic" by this bar.
+    expect(offTopicRefusedThreshold(onTopic, [], 0.7, 0)).toBeCloseTo(0.301, 5);
+    // Three refused general questions above that bar and a budget of one: raised past two of them.
+    const general = [0.35, 0.4, 0.5].map((p) => ({ p, refused: true }));
+    const t = offTopicRefusedThreshold(onTopic, general, 0.7, 1);
+    expect(general.filter((g) => g.p >= t)).toHaveLength(1);
+    // Never above the bar for any question, never below the floor.
+    expect(offTopicRefusedThreshold([{ p: 0.9, refused: true }], [], 0.7, 0)).toBe(0.7);
+    expect(offTopicRefusedThreshold([], [], 0.7, 0)).toBe(0.2);
   });
 
   it('refusal: refuses no more answerable questions than the budget, counting those refused anyway', () => {

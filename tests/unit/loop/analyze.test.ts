@@ -36,6 +36,10 @@ describe('analyze: a topic change is not a follow-up', () => {
       ['is it going to rain this weekend?', CAR_EN],
       ['thanks!', CAR_EN],
       ['מה הבירה של אוסטרליה?', CAR],
+      // A pronoun whose antecedent is the question's own first clause, and an idiom's "it".
+      ['my computer is slow, how do I clean it up?', CAR_EN],
+      ['המחשב שלי איטי, איך מנקים אותו?', CAR],
+      ["good evening, how's it going?", CAR_EN],
     ] as const) {
       const a = await analyze(q, [...history]);
       expect(a, q).toMatchObject({ followUp: false, followUpSignal: null, searchQuery: q });

@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../../../widget/answer/types.ts';
 import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
 import { assess, probability, type AnswerabilityModel } from '../../../widget/loop/answerability.ts';
-import { EVIDENCE_FEATURES, routeEvidence, wordIdf, type EvidenceVector } from '../../../widget/loop/evidence.ts';
+import { EVIDENCE_FEATURES, idf, missingKey, routeEvidence, wordIdf, type EvidenceVector } from '../../../widget/loop/evidence.ts';
 import { runAnswerLoop } from '../../../widget/loop/machine.ts';
-import { contentWords } from '../../../widget/loop/terms.ts';
+import { contentWords, termSet } from '../../../widget/loop/terms.ts';
 import type { LocalSearchService } from '../../../widget/search/local-search-service.ts';
 import { buildDemoIndex } from './helpers.ts';
 
@@ -30,7 +30,7 @@ function toyModel(): AnswerabilityModel {
   });
   return {
     version: 1,
-    offTopic: { ...one('unknownMass', 10), threshold: 0.9 },
+    offTopic: { ...one('unknownMass', 10), threshold: 0.9, refusedThreshold: 0.7 },
     answerable: { ...one('sentenceCoverage', 10), threshold: 0.5 },
     correct: { ...one('topRelevance', 10), high: 0.9 },
   };
@@ -49,6 +49,19 @@ describe('answerability decisions', () => {
     expect(assess({ features: features({ unknownMass: 0.5, insuranceWords: 1 }) }, model).isOffTopic).toBe(false);
   });
 
+  it('flags off-topic from the lower bar only when the question is refused anyway', () => {
+    // p(off-topic) = 1 / (1 + e^-1) ≈ 0.73: between the two bars.
+    const between = { unknownMass: 0.1 };
+    expect(assess({ features: features({ ...between, sentenceCoverage: -0.1 }) }, model).isOffTopic).toBe(true);
+    expect(assess({ features: features({ ...between, sentenceCoverage: 0.1 }) }, model).isOffTopic).toBe(false);
+    expect(assess({ features: features({ ...between, sentenceCoverage: -0.1, insuranceWords: 1 }) }, model).isOffTopic).toBe(false);
+  });
+
+  it('flags small talk whatever the probabilities, unless it names insurance', () => {
+    expect(assess({ features: features({ smallTalk: 1, unknownMass: -1, sentenceCoverage: 1 }) }, model).isOffTopic).toBe(true);
+    expect(assess({ features: features({ smallTalk: 1, insuranceWords: 1 }) }, model).isOffTopic).toBe(false);
+  });
+
   it('refuses below the answerable threshold and calls "high" from the correctness threshold', () => {
     expect(assess({ features: features({ sentenceCoverage: -0.1 }) }, model).refuse).toBe(true);
     expect(assess({ features: features({ sentenceCoverage: 0.1 }) }, model).refuse).toBe(false);
@@ -64,6 +77,19 @@ describe('evidence features', () => {
     expect(unknown).toEqual([false, false, true]);
     expect(idf[2]).toBeGreaterThan(idf[0]);
     expect(familiarity[0]).toBeCloseTo(Math.log10(100.5 / 1000), 10);
+  });
+
+  it('missingKey: the most specific word the best passage lacks, against a word no chunk holds', () => {
+    const words = contentWords('רחפן צילום');
+    const weights = [5, 2];
+    const has = (...t: string[]) => termSet(t.join(' '));
+    // One passage holds both words: nothing is missing.
+    expect(missingKey(words, weights, [has('רחפן', 'צילום')], 100)).toBe(0);
+    // The best passage lacks only the common word.
+    expect(missingKey(words, weights, [has('צילום'), has('רחפן')], 100)).toBeCloseTo(2 / idf(0, 100), 10);
+    // No passage at all: as if the rarest word were missing everywhere.
+    expect(missingKey(words, weights, [], 100)).toBe(1);
+    expect(missingKey([], [], [has('x')], 100)).toBe(0);
   });
 
   it('rescales the router’s confidence by the number of domains', () => {
@@ -87,8 +113,13 @@ describe('the fitted models on the demo index (BM25, extractive engine)', () => 
   afterAll(() => cleanup?.());
   const engine = new ExtractiveEngine();
 
-  it('refuses the off-topic set alone and after an insurance question alike, mostly as off-topic', async () => {
-    const offTopic = read('off-topic.json');
+  // Measured 2026-11-24 on this index: the fitted set 137 of 152 refused (127 as off-topic); the
+  // fresh set, never fitted on, 68 of 72 (61). Held-out figures are in the README.
+  it.each([
+    ['off-topic.json', 0.85, 0.78],
+    ['off-topic-fresh.json', 0.9, 0.8],
+  ])('refuses %s alone and after an insurance question alike, mostly as off-topic', async (name, minRefused, minOffTopic) => {
+    const offTopic = read(name);
     const context = read('insurance-context.json');
     let refusedAlone = 0;
     let offTopicAlone = 0;
@@ -107,9 +138,8 @@ describe('the fitted models on the demo index (BM25, extractive engine)', () => 
       expect(after.searchedQuery, q.id).toBe(q.question.trim());
       expect(after.refusal, q.id).toBe(alone.refusal);
     }
-    // Measured 2026-11-23: 135 of 152 refused (113 as off-topic); the held-out figure is in the README.
-    expect(refusedAlone / offTopic.length).toBeGreaterThanOrEqual(0.85);
-    expect(offTopicAlone / offTopic.length).toBeGreaterThanOrEqual(0.7);
+    expect(refusedAlone / offTopic.length).toBeGreaterThanOrEqual(minRefused);
+    expect(offTopicAlone / offTopic.length).toBeGreaterThanOrEqual(minOffTopic);
     expect(refusedAfter).toBe(refusedAlone);
   }, 120_000);
 

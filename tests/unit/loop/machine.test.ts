@@ -67,6 +67,20 @@ describe('runAnswerLoop (demo index, extractive engine)', () => {
     expect(en.text).not.toMatch(/Harel|הראל|\*2735/);
   });
 
+  it('answers a greeting or thanks as such, and a question about the assistant with the off-topic reply', async () => {
+    const hello = await runAnswerLoop({ question: 'שלום, מה נשמע?', history: [] }, { search, engine });
+    expect(hello).toMatchObject({ refused: true, refusal: 'off-topic', lang: 'he', citations: [] });
+    expect(hello.text).toMatch(/^שלום! אני עונה על שאלות על מסמכי הביטוח/);
+    const thanks = await runAnswerLoop({ question: 'thanks a lot!', history: [] }, { search, engine });
+    expect(thanks.text).toMatch(/^You're welcome!/);
+    const bot = await runAnswerLoop({ question: 'are you a real person?', history: [] }, { search, engine });
+    expect(bot).toMatchObject({ refusal: 'off-topic', lang: 'en' });
+    expect(bot.text).toMatch(/^I can only answer questions about the insurance documents/);
+    // A greeting that opens a real question is not small talk: the question is answered.
+    const real = await runAnswerLoop({ question: 'שלום, כמה השתתפות עצמית אשלם על החלפת שמשה קדמית במרכז שמשות שבהסדר?', history: [] }, { search, engine });
+    expect(real).toMatchObject({ refused: false, refusal: null });
+  });
+
   it('searches a topic change after an insurance question as typed, and a bare ellipsis of the same topic as a follow-up', async () => {
     const first = await runAnswerLoop({ question: 'מה ההשתתפות העצמית על החלפת שמשה ברכב?', history: [] }, { search, engine });
     const history = [{ role: 'user' as const, text: 'מה ההשתתפות העצמית על החלפת שמשה ברכב?', at: 0 }, { role: 'assistant' as const, text: first.text, answer: first, at: 1 }];

@@ -16,6 +16,7 @@ export function headlineTable(m: Summary, k: number): string {
     ['Citation hit rate', pct(m.citations.hitRate), 'answered (not refused) answerable questions citing a gold page'],
     ['False refusals', pct(m.refusals.falseRefusalRate), 'answerable questions the widget refused (lower is better)'],
     ['Unanswerable refused', m.unanswerable ? pct(m.refusals.unanswerableRefusalRate) : '—', 'questions without an answer in the documents that it refused (higher is better)'],
+    ['Off-topic reply', pct(m.refusals.offTopicRate), 'questions answered with "I only answer questions about the insurance documents" (all of an off-topic set; none of a set of insurance questions)'],
     ['Answer token F1', m.f1 === null ? '—' : m.f1.toFixed(3), 'word overlap with the reference answer; crude for generated text'],
     ...(m.judge === null ? [] : [['Judge', m.judge.toFixed(3), 'mean score of the --judge command'] as [string, string, string]]),
     ['Latency p50 / p95', `${ms(m.latency.total.p50)} / ${ms(m.latency.total.p95)}`, 'timings.total per question, in the browser'],

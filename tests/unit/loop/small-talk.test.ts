@@ -1,0 +1,53 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { smallTalkKind } from '../../../widget/loop/small-talk.ts';
+
+describe('small talk is recognised by its form, in Hebrew and English', () => {
+  it('greetings and thanks with nothing else in them', () => {
+    for (const q of ['שלום', 'היי, מה שלומך?', 'בוקר טוב! מה נשמע?', 'hello', 'Hey there, how are you doing?', 'Good evening!']) expect(smallTalkKind(q), q).toBe('greeting');
+    for (const q of ['תודה רבה!', 'thanks a lot', 'Thank you!']) expect(smallTalkKind(q), q).toBe('thanks');
+  });
+
+  it('questions about the assistant itself', () => {
+    for (const q of ['אתה בוט?', 'היי, אתה בן אדם או רובוט?', 'איך קוראים לך?', 'ספר לי בדיחה', 'are you a real person?', "what's your name?", 'tell me a joke']) {
+      expect(smallTalkKind(q), q).toBe('about-assistant');
+    }
+  });
+
+  it('bare arithmetic, with digits or number words', () => {
+    for (const q of ['כמה זה 17 כפול 23?', 'כמה זה שבע ועוד חמש?', "what's 12 times 14?", 'what is 100 divided by 4?', '3 + 4']) expect(smallTalkKind(q), q).toBe('arithmetic');
+  });
+
+  it('never a real question that opens with a greeting, names a thing, or has numbers in it', () => {
+    for (const q of [
+      'שלום, האם ביטוח הדירה מכסה נזקי מים?',
+      'hi, is my car covered for theft?',
+      'תודה, ומה לגבי רכב חלופי?',
+      'כמה זה עולה?',
+      'כמה זה רכב ועוד דירה?',
+      'how much is 5% of the premium?',
+      'what is the deductible for 2 claims?',
+      'מה זה השתתפות עצמית?',
+      'who are you insured with?',
+      '',
+    ]) {
+      expect(smallTalkKind(q), q).toBeNull();
+    }
+  });
+});
+
+const DATA = fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
+const present = existsSync(join(DATA, 'harel/questions/dev-v2.json')) && existsSync(join(DATA, 'heq/heq_v1.1_val.json'));
+if (!present) console.warn(`small-talk real-question check skipped: ${DATA} is absent (the shared data sits beside the repo).`);
+
+describe.skipIf(!present)('small talk on real questions', () => {
+  it('matches none of dev-v2, dev-v3 or HeQ validation', () => {
+    const read = (path: string) => JSON.parse(readFileSync(join(DATA, path), 'utf8'));
+    const harel = ['harel/questions/dev-v2.json', 'harel/questions/dev-v3.json'].flatMap((p) => (read(p) as { question: string }[]).map((q) => q.question));
+    const heq = (read('heq/heq_v1.1_val.json') as { data: { paragraphs: { qas: { question: string }[] }[] }[] }).data.flatMap((a) => a.paragraphs.flatMap((p) => p.qas.map((q) => q.question)));
+    expect(harel.length + heq.length).toBeGreaterThan(1600);
+    expect([...harel, ...heq].filter((q) => smallTalkKind(q) !== null)).toEqual([]);
+  });
+});
