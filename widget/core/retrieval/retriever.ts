@@ -16,6 +16,7 @@ import { LEXICON } from './lexicon.ts';
 import { fuseScores, type FusedHit } from './fuse.ts';
 import { routeQuery, type RouteResult } from './route.ts';
 import { searchVectors } from './vector-search.ts';
+import { groupByPage, type PageCandidate } from './page-groups.ts';
 
 export type SearchMode = 'bm25' | 'vector' | 'hybrid';
 
@@ -107,9 +108,13 @@ export function bm25Tokenizer(retrieval: Pick<RetrievalDefaults, 'termMatch'>): 
   return createOramaTokenizer({ wholeTerms: retrieval.termMatch === 'whole' });
 }
 
-/** How many candidates each side contributes to fusion, relative to k. */
-const CANDIDATE_FACTOR = 5;
-const MIN_CANDIDATES = 50;
+/**
+ * Chunks each side of the first stage (BM25 with its expansion passes, vectors) contributes to
+ * fusion, whatever k is: the pool the page reranker orders, so `k 10` and `k 30` rank their
+ * first ten pages identically. 150 chunks hold about 90 distinct pages on the Harel corpus, well
+ * past the 30 that page recall@30 reads.
+ */
+export const FIRST_STAGE_POOL = 150;
 
 export class Retriever {
   readonly index: LoadedIndex;
@@ -136,6 +141,27 @@ export class Retriever {
 
   search(query: string, options: SearchOptions = {}): SearchResult {
     const k = options.k ?? 10;
+    const { ranked, termStats, ...first } = this.firstStage(query, options);
+    // One result per page, its best chunk: the answer widens it to its section anyway, and k
+    // distinct pages are what a customer can open and what page-level metrics score.
+    const pages = groupByPage(ranked, this.index.chunks);
+    const best = new Map(ranked.map((h) => [h.chunk, h]));
+    return {
+      query,
+      ...first,
+      termStats,
+      hits: pages.slice(0, k).map((page, i) => this.describe(best.get(page.chunks[0])!, i + 1, options.crossReferences !== false)),
+    };
+  }
+
+  /** Every page of the first stage's pool, in rank order, with what was known when ranking it. */
+  pageCandidates(query: string, options: SearchOptions = {}): { pages: PageCandidate[]; route: RouteResult | null; termStats: TermStats } {
+    const { ranked, route, termStats } = this.firstStage(query, options);
+    return { pages: groupByPage(ranked, this.index.chunks), route, termStats };
+  }
+
+  /** Route, BM25 and vectors over a fixed pool, fusion, the routed domain's boost, twins collapsed. */
+  private firstStage(query: string, options: SearchOptions): Omit<SearchResult, 'query' | 'hits'> & { ranked: CollapsedHit[] } {
     const defaults = this.index.manifest.retrieval;
     let mode: SearchMode = options.mode ?? (this.hasVectors && options.queryVector ? 'hybrid' : 'bm25');
     if (mode !== 'bm25' && (!options.queryVector || !this.index.vectors)) mode = 'bm25';
@@ -148,7 +174,7 @@ export class Retriever {
       if (route?.domain && route.confidence >= min) domainFilter = route.domain;
     }
 
-    const candidates = Math.max(MIN_CANDIDATES, k * CANDIDATE_FACTOR);
+    const candidates = FIRST_STAGE_POOL;
     const bm25Options = { k: candidates, domain: domainFilter, contextBoost: options.contextBoost ?? defaults.contextBoost };
     let bm25 = mode === 'vector' ? [] : searchBm25(this.db, query, bm25Options);
     const weights = {
@@ -191,15 +217,7 @@ export class Retriever {
     const ranked: CollapsedHit[] = collapse
       ? collapseTwins(fused, this.index.chunks, this.index.documents, query)
       : fused.map((h) => ({ ...h, twins: [] }));
-    return {
-      query,
-      mode,
-      route,
-      domainFilter,
-      expansions: expansion.expansions.filter((e) => weights[e.source] > 0),
-      termStats: this.termStats(query),
-      hits: ranked.slice(0, k).map((hit, i) => this.describe(hit, i + 1, options.crossReferences !== false)),
-    };
+    return { mode, route, domainFilter, expansions: expansion.expansions.filter((e) => weights[e.source] > 0), termStats: this.termStats(query), ranked };
   }
 
   /** Document frequencies of the query's terms over the whole index (no domain filter). */

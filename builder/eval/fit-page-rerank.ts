@@ -1,0 +1,217 @@
+/**
+ * Fits a page reranker (features in fit/page-features.ts) on development data, with
+ * cross-validation, and reports what it would change:
+ *
+ *   npx tsx builder/eval/fit-page-rerank.ts [--harel .tmp/harel] [--heq .tmp/heq] [--folds 5] [--l2 1]
+ *
+ * Data (read from ../shared/data, never copied): dev-v2 and dev-v3 over the Harel index (fitted
+ * on), and HeQ validation over its own index (never fitted on: a check that a reranker fitted on
+ * insurance questions does not lose general-knowledge paragraphs). Each question's first-stage
+ * pool is grouped by page and the first RERANK_PAGES pages get their features; a page is positive
+ * when it establishes any of the question's facts. Folds split by question; every figure under
+ * "held-out" ranks a question with a model fitted on the other folds only. The ablation refits
+ * the folds without one feature group at a time. Nothing is written: search ranks pages by the
+ * first stage until a model here wins on held-out folds (README, "Ranking pages").
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import {
+  candidateFeatures,
+  PAGE_FEATURE_GROUPS,
+  PAGE_FEATURES,
+  pageScore,
+  queryWords,
+  type PageFeature,
+  type PageFeatureGroup,
+  type PageRerankModel,
+  type RerankContext,
+} from './fit/page-features.ts';
+import { Retriever } from '../../widget/core/retrieval/retriever.ts';
+import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
+import { readIndexFolder } from '../read-index-folder.ts';
+import { fitLogistic } from './fit/logistic.ts';
+import { lenientPageRank, pageRank, type RankedPage, type TwinLookup } from './metrics.ts';
+import { loadQuestions, type EvalQuestion, type SourceRef } from './questions.ts';
+import { aliasMap, twinLookup } from './run-eval.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const DATA = join(ROOT, '../shared/data');
+
+/** One question's candidates: features of its first pages, their labels, and every page in first-stage order. */
+interface QuestionPool {
+  set: string;
+  id: string;
+  features: number[][];
+  positive: boolean[];
+  pages: RankedPage[];
+  /** The first fact (what the metrics score) and every fact (what the labels use), aliases resolved. */
+  fact: SourceRef[];
+  twins: TwinLookup;
+}
+
+function canonical(q: EvalQuestion, aliases: ReadonlyMap<string, string>): SourceRef[][] {
+  return q.facts.map((f) => f.map((r) => ({ ...r, file: aliases.get(r.file) ?? r.file })));
+}
+
+function collect(set: string, index: LoadedIndex, questions: readonly EvalQuestion[], route: boolean): QuestionPool[] {
+  const retriever = new Retriever(index);
+  const aliases = aliasMap(index.documents);
+  const twins = twinLookup(index.documents, index.chunks);
+  const out: QuestionPool[] = [];
+  for (const q of questions) {
+    if (!q.answerable) continue;
+    const facts = canonical(q, aliases);
+    const { pages, route: routed, termStats } = retriever.pageCandidates(q.question, { route });
+    const words = queryWords(q.question);
+    const idf = words.map((w) => {
+      const df = Math.max(0, ...w.map((t) => termStats.df[t] ?? 0));
+      return Math.log(1 + (termStats.chunks - df + 0.5) / (df + 0.5));
+    });
+    const context: RerankContext = { chunks: index.chunks, documents: index.documents, words, idf, route: routed };
+    const ranked = pages.map((p) => ({ file: index.documents[p.doc].file, page: p.page }));
+    const features = candidateFeatures(pages, context);
+    const positive = features.map((_, i) => facts.some((f) => pageRank(f, [ranked[i]]) !== null));
+    out.push({ set, id: q.id, features, positive, pages: ranked, fact: facts[0] ?? [], twins });
+  }
+  return out;
+}
+
+function model(features: readonly PageFeature[], fitted: { mean: number[]; scale: number[]; weights: number[] }): PageRerankModel {
+  return { version: 1, features, mean: fitted.mean, scale: fitted.scale, weights: fitted.weights };
+}
+
+/** Fits on `pools` with the given features; each question weighs the same, its positives half of it. */
+function fit(pools: readonly QuestionPool[], features: readonly PageFeature[], l2: number): PageRerankModel {
+  const columns = features.map((f) => PAGE_FEATURES.indexOf(f));
+  const x: number[][] = [];
+  const y: number[] = [];
+  const w: number[] = [];
+  for (const p of pools) {
+    const pos = p.positive.filter(Boolean).length;
+    const neg = p.positive.length - pos;
+    if (pos === 0 || neg === 0) continue;
+    p.features.forEach((row, i) => {
+      x.push(columns.map((j) => row[j]));
+      y.push(p.positive[i] ? 1 : 0);
+      w.push(p.positive[i] ? 0.5 / pos : 0.5 / neg);
+    });
+  }
+  return model(features, fitLogistic(x, y, w, { l2 }));
+}
+
+/** The pool's pages in the order `m` gives them (null: the first stage's). */
+function reorder(p: QuestionPool, m: PageRerankModel | null): RankedPage[] {
+  if (!m) return p.pages;
+  const head = p.features.map((f, i) => ({ i, s: pageScore(m, f) })).sort((a, b) => b.s - a.s || a.i - b.i);
+  return [...head.map((h) => p.pages[h.i]), ...p.pages.slice(p.features.length)];
+}
+
+interface Figures {
+  n: number;
+  strict: Record<string, number>;
+  twins: Record<string, number>;
+}
+
+function figures(ranks: readonly { strict: number | null; twins: number | null }[]): Figures {
+  const at = (key: 'strict' | 'twins') => {
+    const r = ranks.map((x) => x[key]);
+    const hit = (k: number) => r.filter((x) => x !== null && x <= k).length / (r.length || 1);
+    return { 'hit@1': hit(1), 'hit@5': hit(5), 'hit@10': hit(10), 'hit@30': hit(30), mrr: r.reduce<number>((s, x) => s + (x ? 1 / x : 0), 0) / (r.length || 1) };
+  };
+  return { n: ranks.length, strict: at('strict'), twins: at('twins') };
+}
+
+function rank(p: QuestionPool, m: PageRerankModel | null): { strict: number | null; twins: number | null } {
+  const ranked = reorder(p, m);
+  return { strict: pageRank(p.fact, ranked), twins: lenientPageRank(p.fact, ranked, p.twins) };
+}
+
+function assignFolds(pools: readonly QuestionPool[], k: number): number[] {
+  const ids = [...new Set(pools.map((p) => `${p.set}/${p.id}`))].sort();
+  let seed = 7;
+  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  for (let i = ids.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [ids[i], ids[j]] = [ids[j], ids[i]];
+  }
+  const fold = new Map(ids.map((id, i) => [id, i % k]));
+  return pools.map((p) => fold.get(`${p.set}/${p.id}`)!);
+}
+
+/** Held-out ranks of every question: each ranked by the model fitted without its fold. */
+function crossValidate(pools: readonly QuestionPool[], folds: readonly number[], k: number, features: readonly PageFeature[], l2: number) {
+  const ranks = new Array<{ strict: number | null; twins: number | null }>(pools.length);
+  const perFold: Figures[] = [];
+  for (let f = 0; f < k; f++) {
+    const m = fit(pools.filter((_, i) => folds[i] !== f), features, l2);
+    const held = pools.map((_, i) => i).filter((i) => folds[i] === f);
+    for (const i of held) ranks[i] = rank(pools[i], m);
+    perFold.push(figures(held.filter((i) => pools[i].set === 'dev-v2').map((i) => ranks[i])));
+  }
+  return { ranks, perFold };
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
+function line(label: string, f: Figures): string {
+  const s = f.strict;
+  const t = f.twins;
+  return `${label.padEnd(44)} ${String(f.n).padStart(4)} | ${pct(s['hit@1'])} ${pct(s['hit@5'])} ${pct(s['hit@10'])} ${pct(s['hit@30'])} ${s.mrr.toFixed(3)} | ${pct(t['hit@1'])} ${pct(t['hit@5'])} ${pct(t['hit@10'])} ${pct(t['hit@30'])} ${t.mrr.toFixed(3)}`;
+}
+const HEADER = `${'ranking'.padEnd(44)}    n | strict: hit@1 hit@5 hit@10 hit@30 MRR | twins count: hit@1 hit@5 hit@10 hit@30 MRR`;
+
+function bySet(pools: readonly QuestionPool[], ranks: readonly { strict: number | null; twins: number | null }[], set: string): Figures {
+  return figures(pools.map((p, i) => ({ p, r: ranks[i] })).filter(({ p }) => p.set === set).map(({ r }) => r));
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      harel: { type: 'string', default: '.tmp/harel' },
+      heq: { type: 'string', default: '.tmp/heq' },
+      folds: { type: 'string', default: '5' },
+      l2: { type: 'string', default: '1' },
+    },
+  });
+  if (!existsSync(DATA)) throw new Error(`${DATA} is absent: the fitting data sits beside the repository.`);
+  for (const dir of [values.harel, values.heq]) {
+    if (!existsSync(join(dir!, 'manifest.json'))) throw new Error(`${dir} is not an index: build it first (README, "Measured on the real corpus").`);
+  }
+  const k = Number(values.folds);
+  const l2 = Number(values.l2);
+  const harel = await readIndexFolder(values.harel!);
+  const pools = [
+    ...collect('dev-v2', harel, await loadQuestions(join(DATA, 'harel/questions/dev-v2.json')), true),
+    ...collect('dev-v3', harel, await loadQuestions(join(DATA, 'harel/questions/dev-v3.json')), true),
+  ];
+  const heq = collect('heq', await readIndexFolder(values.heq!), await loadQuestions(join(DATA, 'heq/heq_v1.1_val.json')), false);
+  const folds = assignFolds(pools, k);
+  const withPositive = pools.filter((p) => p.positive.some(Boolean)).length;
+  console.log(`${pools.length} answerable questions (${withPositive} with a gold page among their first pages); ${k} folds; L2 ${l2}`);
+
+  const full = crossValidate(pools, folds, k, PAGE_FEATURES, l2);
+  for (const set of ['dev-v2', 'dev-v3']) {
+    console.log(`\n${set}, held-out\n${HEADER}`);
+    console.log(line('first stage (fixed pool, one result per page)', bySet(pools, pools.map((p) => rank(p, null)), set)));
+    console.log(line('+ page reranker, all features', bySet(pools, full.ranks, set)));
+  }
+  console.log(`\ndev-v2 by fold (held-out)\n${HEADER}`);
+  full.perFold.forEach((f, i) => console.log(line(`fold ${i + 1}`, f)));
+
+  console.log(`\nablation, dev-v2 and dev-v3 together, held-out: the reranker without one feature group\n${HEADER}`);
+  console.log(line('all features', figures(full.ranks)));
+  for (const group of Object.keys(PAGE_FEATURE_GROUPS) as PageFeatureGroup[]) {
+    const without = PAGE_FEATURES.filter((f) => !(PAGE_FEATURE_GROUPS[group] as readonly string[]).includes(f));
+    console.log(line(`without ${group}`, figures(crossValidate(pools, folds, k, without, l2).ranks)));
+  }
+
+  const final = fit(pools, PAGE_FEATURES, l2);
+  console.log(`\nHeQ validation (never fitted on), paragraph = page\n${HEADER}`);
+  console.log(line('first stage', figures(heq.map((p) => rank(p, null)))));
+  console.log(line('+ page reranker (final model)', figures(heq.map((p) => rank(p, final)))));
+  console.log('\ncoefficients (standardised features):');
+  final.features.forEach((f, i) => console.log(`  ${f.padEnd(16)} ${final.weights[i].toFixed(3).padStart(7)}`));
+}
+
+await main();

@@ -1,0 +1,34 @@
+/**
+ * Chunks grouped by the page they sit on. Search returns one result per page, the page's best
+ * chunk: the answer widens a hit to its section on the page anyway, and k distinct pages are what
+ * a customer can open and what the page-level metrics score.
+ */
+import type { Chunk } from '../schema.ts';
+
+/** One page of the first stage's pool: its chunks in rank order (best first) with their scores. */
+export interface PageCandidate {
+  doc: number;
+  page: number;
+  /** Indexes into the index's chunk table. */
+  chunks: number[];
+  scores: number[];
+}
+
+/** Groups ranked chunks by page, pages in the order of their best chunk. */
+export function groupByPage(hits: readonly { chunk: number; score: number }[], chunks: readonly Chunk[]): PageCandidate[] {
+  const byPage = new Map<string, PageCandidate>();
+  const order: PageCandidate[] = [];
+  for (const h of hits) {
+    const c = chunks[h.chunk];
+    const key = `${c.doc}:${c.page}`;
+    let page = byPage.get(key);
+    if (!page) {
+      page = { doc: c.doc, page: c.page, chunks: [], scores: [] };
+      byPage.set(key, page);
+      order.push(page);
+    }
+    page.chunks.push(h.chunk);
+    page.scores.push(h.score);
+  }
+  return order;
+}
