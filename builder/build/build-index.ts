@@ -20,6 +20,7 @@ import type { Embedder } from '../embed/embedder.ts';
 import { ingestInputs, type SkippedFile } from './ingest-inputs.ts';
 import { writeIndex } from '../write/write-index.ts';
 import { twinGroups } from '../twins/twin-groups.ts';
+import { alignEditions, editionRefs } from '../twins/editions.ts';
 import { mineLexicon } from '../lexicon/mine-lexicon.ts';
 
 export interface BuildOptions extends WorkOptions {
@@ -116,6 +117,12 @@ function markTwins(parsed: readonly ParsedDocument[], chunks: Chunk[]): void {
   });
 }
 
+/** Links each other-language edition with its Hebrew edition, page to page (see builder/twins/editions.ts). */
+function markEditions(parsed: readonly ParsedDocument[], documents: IndexedDocument[]): void {
+  const pages = parsed.map((doc) => ({ domain: doc.domain, pages: doc.pages.map((p) => ({ page: p.page, text: p.blocks.map((b) => b.text).join('\n') })) }));
+  for (const [doc, refs] of editionRefs(alignEditions(pages))) documents[doc].editions = refs;
+}
+
 export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const { signal, onProgress, log = () => {} } = options;
@@ -165,9 +172,12 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       }
       onProgress?.({ step: 'chunk', done: i + 1, total: parsed.length, detail: parsed[i].file });
     }
-    onProgress?.({ step: 'twins', done: 0, total: 2 });
+    onProgress?.({ step: 'twins', done: 0, total: 3 });
     markTwins(parsed, chunks);
-    onProgress?.({ step: 'twins', done: 2, total: 2 });
+    onProgress?.({ step: 'twins', done: 2, total: 3 });
+    throwIfAborted(signal);
+    markEditions(parsed, documents);
+    onProgress?.({ step: 'twins', done: 3, total: 3 });
     const chunked = new Set(chunks.map((c) => c.doc));
     const chunkless = documents.filter((_, i) => !chunked.has(i));
     for (const d of chunkless) log(`warning: ${d.file} produced no chunks (only noise or boilerplate text)`);

@@ -65,6 +65,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
     process.stdout.write(`   ${hit.title}${section}\n`);
     process.stdout.write(`   ${hit.text.replace(/\s+/g, ' ').slice(0, 200)}\n`);
     for (const also of hit.alsoIn) process.stdout.write(`   also in: ${also.file} p.${also.page}\n`);
+    for (const e of hit.editions) process.stdout.write(`   also in (${e.lang}): ${e.file} p.${e.page}\n`);
     for (const ref of hit.references ?? []) {
       process.stdout.write(`   refers to §${ref.clause} (p.${ref.page}, supporting context): ${ref.text.replace(/\s+/g, ' ').slice(0, 120)}\n`);
     }

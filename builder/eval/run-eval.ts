@@ -84,21 +84,47 @@ export interface EvalReport {
   perQuestion: QuestionRecord[];
 }
 
-/** Page twin groups from an index's chunks (each chunk carries its page's group). */
+/**
+ * Page twin groups: near-identical pages (each chunk carries its page's group) joined with the
+ * pages that hold the same text in another-language edition (IndexedDocument.editions), so that
+ * the lenient metrics count either as the gold page.
+ */
 export function twinLookup(documents: readonly IndexedDocument[], chunks: readonly Chunk[]): TwinLookup {
-  const byPage = new Map<string, number>();
+  const key = (file: string, page: number) => `${file}\u0000${page}`;
+  const parent = new Map<string, string>();
+  const find = (k: string): string => {
+    let root = k;
+    while (parent.has(root) && parent.get(root) !== root) root = parent.get(root)!;
+    parent.set(k, root);
+    return root;
+  };
+  const union = (a: string, b: string) => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent.set(ra, rb);
+  };
+  for (const c of chunks) if (c.pageTwin !== undefined) union(key(documents[c.doc].file, c.page), `twin:${c.pageTwin}`);
+  for (const d of documents) {
+    for (const ref of d.editions ?? []) for (const [p, q] of ref.pages) union(key(d.file, p), key(documents[ref.doc].file, q));
+  }
+  const ids = new Map<string, number>();
+  const groupOf = (k: string): number => {
+    if (!parent.has(k)) return -1;
+    const root = find(k);
+    if (!ids.has(root)) ids.set(root, ids.size);
+    return ids.get(root)!;
+  };
   const byFile = new Map<string, Set<number>>();
-  for (const c of chunks) {
-    if (c.pageTwin === undefined) continue;
-    const file = documents[c.doc].file;
-    byPage.set(`${file}\u0000${c.page}`, c.pageTwin);
+  for (const k of parent.keys()) {
+    if (k.startsWith('twin:')) continue;
+    const file = k.slice(0, k.indexOf('\u0000'));
     let set = byFile.get(file);
     if (!set) byFile.set(file, (set = new Set()));
-    set.add(c.pageTwin);
+    set.add(groupOf(k));
   }
   const none = new Set<number>();
   return {
-    page: (file, page) => byPage.get(`${file}\u0000${page}`) ?? -1,
+    page: (file, page) => groupOf(key(file, page)),
     fileGroups: (file) => byFile.get(file) ?? none,
   };
 }

@@ -24,8 +24,11 @@ export interface Citation {
   clause: string | null;
   /** The passage text the answer relies on (a sentence or the passage), verbatim from the index. */
   quote: string;
-  /** Near-identical passages elsewhere (other editions, copies), shown as "also in". */
-  alsoIn: { file: string; page: number; title: string; url: string | null }[];
+  /**
+   * Near-identical passages elsewhere (other editions, copies), and the same page in another
+   * language's edition (with its `lang`), shown as "also in".
+   */
+  alsoIn: { file: string; page: number; title: string; url: string | null; lang?: string }[];
   /** Clauses of the same document the cited passage refers to ("ראה סעיף 4.1"), shown as supporting context. */
   references?: { clause: string; page: number; text: string }[];
 }

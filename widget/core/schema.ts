@@ -43,6 +43,18 @@ export interface IndexedDocument extends Omit<ParsedDocument, 'pages'> {
   pageCount: number;
   /** Other input files with the same content, indexed once under this one (citations may name either). */
   aliases?: string[];
+  /** The same policy in another language, page to page (builder/twins/editions.ts). */
+  editions?: EditionRef[];
+}
+
+/** Another-language edition of a document: which of its pages hold what this document's pages hold. */
+export interface EditionRef {
+  /** Index of the other edition in the index's document table. */
+  doc: number;
+  /** Its language, from its script: 'he', 'en' (Latin), 'ru' (Cyrillic) or 'ar' (Arabic). */
+  lang: string;
+  /** [this document's page, the other edition's page] pairs; a page may have two counterparts. */
+  pages: [number, number][];
 }
 
 /** A retrievable passage. Never crosses a page. */

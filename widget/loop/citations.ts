@@ -108,7 +108,10 @@ export function buildCitations(parsed: ParsedCitations, options: { quotes?: Read
     sectionPath: p.sectionPath,
     clause: p.clause,
     quote: options.quotes?.get(p.n) ?? bestSentence(p, options.reference),
-    alsoIn: (p.alsoIn ?? []).map(({ file, page, title, url }) => ({ file, page, title, url })),
+    alsoIn: [
+      ...(p.alsoIn ?? []).map(({ file, page, title, url }) => ({ file, page, title, url })),
+      ...(p.editions ?? []).map(({ file, page, title, url, lang }) => ({ file, page, title, url, lang })),
+    ],
     ...(p.references?.length ? { references: p.references.map(({ clause, page, text }) => ({ clause, page, text })) } : {}),
   }));
 }

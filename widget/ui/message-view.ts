@@ -44,7 +44,9 @@ function citationCard(citation: Citation, turnIndex: number, question: string, u
         <blockquote dir=${textDirection(r.text)}>${r.text}</blockquote></div>`,
     )}
     ${citation.alsoIn.length
-      ? html`<div class="also">${s.alsoIn} ${citation.alsoIn.map((a, i) => html`${i ? ', ' : ''}<span dir="auto">${a.title}</span> (${s.page} ${a.page})`)}</div>`
+      ? html`<div class="also">${s.alsoIn} ${citation.alsoIn.map(
+          (a, i) => html`${i ? ', ' : ''}${a.lang ? html`<bdi>(${s.languageName(a.lang)})</bdi> ` : nothing}<bdi>${a.title}</bdi> (${s.page} ${a.page})`,
+        )}</div>`
       : nothing}
   </details>`;
 }

@@ -35,4 +35,12 @@ describe('buildCitations', () => {
     expect(first).toMatchObject({ n: 1, chunkId: 'c3', page: 3, file: 'car/policy.pdf', quote: 'ההשתתפות העצמית היא 300 ש"ח.' });
     expect(second).toMatchObject({ n: 2, chunkId: 'c1', quote: 'ציטוט' });
   });
+
+  it('lists the other-language edition of the cited page after its twins, with its language', () => {
+    const twin = { chunkId: 't', file: 'car/policy-2022.pdf', page: 3, title: 'פוליסת רכב 2022', url: null };
+    const english = { file: 'car/policy-en.pdf', page: 4, title: 'Car policy', url: null, lang: 'en' };
+    const withEdition = [passage('ההשתתפות העצמית היא 300 ש"ח.', { n: 1, chunkId: 'c1', alsoIn: [twin], editions: [english] })];
+    const [citation] = buildCitations(parseCitations('ההשתתפות העצמית היא 300 ש"ח [1].', withEdition), { reference: '' });
+    expect(citation.alsoIn).toEqual([{ file: twin.file, page: 3, title: twin.title, url: null }, english]);
+  });
 });

@@ -27,7 +27,7 @@ export function passage(text: string, extra: Partial<GradedPassage> = {}): Grade
   const base: ContextPassage = {
     chunk: 0, score: 1, bm25: 1, vector: null, rank: 1, chunkId: `c-${text.length}`, file: 'car/policy.pdf', page: 3,
     title: 'פוליסת רכב', url: 'https://example.test/car.pdf', domain: 'car', sectionPath: ['השתתפות עצמית'], clause: '4.1',
-    text, twin: null, pageTwin: null, alsoIn: [], context: text,
+    text, twin: null, pageTwin: null, alsoIn: [], editions: [], context: text,
   };
   return { ...base, n: 1, relevance: 1, ...extra };
 }

@@ -64,11 +64,22 @@ export interface RetrievedPassage extends FusedHit {
   pageTwin: number | null;
   /** Near-identical passages collapsed into this one (other editions or copies), if any. */
   alsoIn: { chunkId: string; file: string; page: number; title: string; url: string | null }[];
+  /** The pages that hold the same text in another-language edition of this document ("also in English, p. 30"). */
+  editions: EditionPage[];
   /**
    * Clauses of the same document this passage refers to ("ראה סעיף 4.1"): supporting context,
    * not ranked hits.
    */
   references?: PassageReference[];
+}
+
+export interface EditionPage {
+  file: string;
+  page: number;
+  title: string;
+  url: string | null;
+  /** The edition's language ('he', 'en', 'ru', 'ar'). */
+  lang: string;
 }
 
 export interface PassageReference {
@@ -251,6 +262,7 @@ export class Retriever {
         const d = this.index.documents[c.doc];
         return { chunkId: c.id, file: d.file, page: c.page, title: d.title, url: d.url };
       }),
+      editions: this.editionPages(doc, chunk.page),
       rank,
       chunkId: chunk.id,
       file: doc.file,
@@ -265,6 +277,14 @@ export class Retriever {
       pageTwin: chunk.pageTwin ?? null,
       ...(withReferences ? { references: this.references(hit.chunk) } : {}),
     };
+  }
+
+  /** The pages of `doc`'s other-language editions that hold what its `page` holds. */
+  private editionPages(doc: IndexedDocument, page: number): EditionPage[] {
+    return (doc.editions ?? []).flatMap((ref) => {
+      const other = this.index.documents[ref.doc];
+      return ref.pages.filter(([p]) => p === page).map(([, q]) => ({ file: other.file, page: q, title: other.title, url: other.url, lang: ref.lang }));
+    });
   }
 
   /** The chunks of the same section on the same page, in reading order: wider context for a hit. */
