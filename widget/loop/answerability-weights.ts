@@ -2,7 +2,7 @@
  * Written by builder/eval/fit-answerability.ts — do not edit by hand; refit instead.
  * Features: widget/loop/evidence.ts (EVIDENCE_FEATURES, in that order).
  * Fitted 2026-11-24 on 1979 rows (dev-v2 121, dev-v3 17, off-topic@harel 152, demo 36, off-topic@demo 152, heq 1501).
- * Held-out (5 folds): dev-v2: false refusals 4.6 %, unanswerable refused 3/12, high right 9/11; off-topic@harel: flagged off-topic 92.8 %; off-topic@demo: flagged off-topic 85.5 %.
+ * Held-out (5 folds): dev-v2: false refusals 4.6 %, unanswerable refused 3/12, high right 8/10; off-topic@harel: flagged off-topic 92.8 %; off-topic@demo: flagged off-topic 85.5 %.
  */
 import type { AnswerabilityModel } from './answerability.ts';
 import { EVIDENCE_FEATURES } from './evidence.ts';
@@ -30,8 +30,8 @@ export const ANSWERABILITY_WEIGHTS: AnswerabilityModel = {
     "features": ["sentenceCoverage","topRelevance","topVsMean","margin","routeConfidence"],
     "mean": [0.272747, 0.46936, 1.313318, 0.103056, 0.393983],
     "scale": [0.119808, 0.095042, 0.272998, 0.119601, 0.380571],
-    "weights": [-0.264536, 0.782527, 0.276487, -0.125959, 0.916948],
-    "bias": -2.045418,
-    "high": 0.475355
+    "weights": [-0.296384, 0.910458, 0.24576, -0.135931, 0.878977],
+    "bias": -1.999416,
+    "high": 0.500576
   }
 };
