@@ -23,6 +23,7 @@ import { EVIDENCE_FEATURES, type EvidenceFeature } from '../../widget/loop/evide
 import { buildIndex } from '../build/build-index.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { collectRows, loadContextQuestions, loadOffTopicSet, type FitRow, type QuestionSet } from './fit/collect.ts';
+import { assignFolds } from './fit/folds.ts';
 import { fitLogistic, predictLogistic, type FittedLogistic } from './fit/logistic.ts';
 import { highThreshold, offTopicRefusedThreshold, offTopicThreshold, refusalThreshold } from './fit/thresholds.ts';
 import { loadQuestions } from './questions.ts';
@@ -187,19 +188,6 @@ function printFigures(title: string, figs: Record<string, SetFigures>): void {
   }
 }
 
-/** Deterministic fold of each group: groups sorted, shuffled by a seeded generator, dealt round robin. */
-function assignFolds(rows: readonly FitRow[], k: number): number[] {
-  const groups = [...new Set(rows.map((r) => r.group))].sort();
-  let seed = 12;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  for (let i = groups.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [groups[i], groups[j]] = [groups[j], groups[i]];
-  }
-  const fold = new Map(groups.map((g, i) => [g, i % k]));
-  return rows.map((r) => fold.get(r.group)!);
-}
-
 async function ensureDemoIndex(dir: string): Promise<void> {
   if (existsSync(join(dir, 'manifest.json'))) return;
   await buildIndex({ inputs: [join(ROOT, 'demo/corpus')], outDir: dir, embed: false, embedder: 'none', allowRemote: false, dtype: 'q8', maxTokens: 350, overlap: 0.15 });
@@ -290,7 +278,7 @@ async function main(): Promise<void> {
   const rows = collected.filter((r) => !isFresh(r));
   const freshRows = collected.filter(isFresh);
   const k = Number(values.folds);
-  const folds = assignFolds(rows, k);
+  const folds = assignFolds(rows.map((r) => r.group), k, 12);
   const decisions = new Array<ReturnType<typeof decide>>(rows.length);
   console.log(`${rows.length} rows; ${k} folds; features: ${EVIDENCE_FEATURES.join(', ')}`);
   for (let f = 0; f < k; f++) {

@@ -31,6 +31,7 @@ import {
 import { Retriever } from '../../widget/core/retrieval/retriever.ts';
 import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
+import { assignFolds } from './fit/folds.ts';
 import { fitLogistic } from './fit/logistic.ts';
 import { lenientPageRank, pageRank, type RankedPage, type TwinLookup } from './metrics.ts';
 import { loadQuestions, type EvalQuestion, type SourceRef } from './questions.ts';
@@ -128,18 +129,6 @@ function rank(p: QuestionPool, m: PageRerankModel | null): { strict: number | nu
   return { strict: pageRank(p.fact, ranked), twins: lenientPageRank(p.fact, ranked, p.twins) };
 }
 
-function assignFolds(pools: readonly QuestionPool[], k: number): number[] {
-  const ids = [...new Set(pools.map((p) => `${p.set}/${p.id}`))].sort();
-  let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-  for (let i = ids.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [ids[i], ids[j]] = [ids[j], ids[i]];
-  }
-  const fold = new Map(ids.map((id, i) => [id, i % k]));
-  return pools.map((p) => fold.get(`${p.set}/${p.id}`)!);
-}
-
 /** Held-out ranks of every question: each ranked by the model fitted without its fold. */
 function crossValidate(pools: readonly QuestionPool[], folds: readonly number[], k: number, features: readonly PageFeature[], l2: number) {
   const ranks = new Array<{ strict: number | null; twins: number | null }>(pools.length);
@@ -186,7 +175,7 @@ async function main(): Promise<void> {
     ...collect('dev-v3', harel, await loadQuestions(join(DATA, 'harel/questions/dev-v3.json')), true),
   ];
   const heq = collect('heq', await readIndexFolder(values.heq!), await loadQuestions(join(DATA, 'heq/heq_v1.1_val.json')), false);
-  const folds = assignFolds(pools, k);
+  const folds = assignFolds(pools.map((p) => `${p.set}/${p.id}`), k, 7);
   const withPositive = pools.filter((p) => p.positive.some(Boolean)).length;
   console.log(`${pools.length} answerable questions (${withPositive} with a gold page among their first pages); ${k} folds; L2 ${l2}`);
 
