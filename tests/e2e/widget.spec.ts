@@ -122,7 +122,8 @@ test('says plainly when the documents do not answer, with the closest clauses', 
   await openDemo(page, '?lang=en');
   const answer = await ask(page, 'Is my horse covered when it kicks a neighbour?');
   expect(answer.refused).toBe(true);
-  expect(answer.refusal).toBe('no-passages');
+  // Refused as not in the documents (nothing kept, or the evidence says so), never as off-topic.
+  expect(['no-passages', 'not-answerable']).toContain(answer.refusal);
   expect(answer.confidence).toBe('low');
   expect(answer.text).toContain('I cannot find a definitive answer in the policy documents');
   expect(answer.citations.length).toBeGreaterThan(0);

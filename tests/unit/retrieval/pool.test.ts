@@ -1,6 +1,6 @@
 /**
- * The first stage fetches a fixed pool whatever k is, and search returns one result per page:
- * asking for 10 or 30 results ranks the first 10 pages identically.
+ * The first stage fetches a fixed pool whatever k is, and search returns one result per section
+ * of a page: asking for 10 or 30 results ranks the first 10 identically.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,18 +12,19 @@ import { buildIndex } from '../../../builder/build/build-index.ts';
 import { readIndexFolder } from '../../../builder/read-index-folder.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
 import { FIRST_STAGE_POOL, Retriever } from '../../../widget/core/retrieval/retriever.ts';
-import { groupByPage } from '../../../widget/core/retrieval/page-groups.ts';
+import { groupByPage, groupBySection } from '../../../widget/core/retrieval/page-groups.ts';
 import { buildDemoIndex } from '../loop/helpers.ts';
 
 function expectKInvariant(retriever: Retriever, questions: readonly string[]): void {
+  const section = new Map(retriever.index.chunks.map((c) => [c.id, `${c.doc}#${c.page}#${c.parentId}`]));
   for (const q of questions) {
     const ten = retriever.search(q, { k: 10 }).hits;
     const thirty = retriever.search(q, { k: 30 }).hits;
     expect(ten.length, q).toBeGreaterThan(0);
     expect(ten.map((h) => h.chunkId), q).toEqual(thirty.slice(0, ten.length).map((h) => h.chunkId));
-    // One result per page.
-    const pages = thirty.map((h) => `${h.file}#${h.page}`);
-    expect(new Set(pages).size, q).toBe(pages.length);
+    // One result per section of a page: a second chunk of a section would repeat its widened context.
+    const sections = thirty.map((h) => section.get(h.chunkId));
+    expect(new Set(sections).size, q).toBe(sections.length);
     expect(thirty.map((h) => h.rank)).toEqual(thirty.map((_, i) => i + 1));
   }
 }
@@ -36,7 +37,7 @@ describe('a pool independent of k (demo index)', () => {
   });
   afterAll(() => cleanup?.());
 
-  it('ranks the first ten pages the same for k 10 and k 30, one result per page', () => {
+  it('ranks the first ten results the same for k 10 and k 30, one per section of a page', () => {
     const questions = (JSON.parse(readFileSync(new URL('../../../demo/questions.json', import.meta.url), 'utf8')) as { question: string }[]).map((q) => q.question);
     expectKInvariant(new Retriever(index), questions);
   });
@@ -50,6 +51,9 @@ describe('a pool independent of k (demo index)', () => {
     const pages = groupByPage([{ chunk: a, score: 3 }, { chunk: other, score: 2 }, { chunk: b, score: 1 }], chunks);
     expect(pages.map((p) => p.chunks)).toEqual([[a, b], [other]]);
     expect(pages[0].scores).toEqual([3, 1]);
+    // By section, the two chunks of one page stay apart when their sections differ.
+    const sameSection = chunks[a].parentId === chunks[b].parentId;
+    expect(groupBySection([{ chunk: a, score: 3 }, { chunk: other, score: 2 }, { chunk: b, score: 1 }], chunks).length).toBe(sameSection ? 2 : 3);
   });
 });
 

@@ -16,11 +16,23 @@ export interface PageCandidate {
 
 /** Groups ranked chunks by page, pages in the order of their best chunk. */
 export function groupByPage(hits: readonly { chunk: number; score: number }[], chunks: readonly Chunk[]): PageCandidate[] {
+  return groupBy(hits, chunks, (c) => `${c.doc}:${c.page}`);
+}
+
+/**
+ * Groups ranked chunks by section on a page (a page of a PDF holds several; a Markdown or HTML
+ * document is one long page of many), in the order of each group's best chunk.
+ */
+export function groupBySection(hits: readonly { chunk: number; score: number }[], chunks: readonly Chunk[]): PageCandidate[] {
+  return groupBy(hits, chunks, (c) => `${c.doc}:${c.page}:${c.parentId}`);
+}
+
+function groupBy(hits: readonly { chunk: number; score: number }[], chunks: readonly Chunk[], keyOf: (c: Chunk) => string): PageCandidate[] {
   const byPage = new Map<string, PageCandidate>();
   const order: PageCandidate[] = [];
   for (const h of hits) {
     const c = chunks[h.chunk];
-    const key = `${c.doc}:${c.page}`;
+    const key = keyOf(c);
     let page = byPage.get(key);
     if (!page) {
       page = { doc: c.doc, page: c.page, chunks: [], scores: [] };

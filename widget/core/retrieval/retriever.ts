@@ -16,7 +16,7 @@ import { LEXICON } from './lexicon.ts';
 import { fuseScores, type FusedHit } from './fuse.ts';
 import { routeQuery, type RouteResult } from './route.ts';
 import { searchVectors } from './vector-search.ts';
-import { groupByPage, type PageCandidate } from './page-groups.ts';
+import { groupByPage, groupBySection, type PageCandidate } from './page-groups.ts';
 
 export type SearchMode = 'bm25' | 'vector' | 'hybrid';
 
@@ -153,9 +153,9 @@ export class Retriever {
   search(query: string, options: SearchOptions = {}): SearchResult {
     const k = options.k ?? 10;
     const { ranked, termStats, ...first } = this.firstStage(query, options);
-    // One result per page, its best chunk: the answer widens it to its section anyway, and k
-    // distinct pages are what a customer can open and what page-level metrics score.
-    const pages = groupByPage(ranked, this.index.chunks);
+    // One result per section of a page, its best chunk: the answer widens a hit to its section
+    // anyway, so a second chunk of the same section would only repeat it.
+    const pages = groupBySection(ranked, this.index.chunks);
     const best = new Map(ranked.map((h) => [h.chunk, h]));
     return {
       query,
