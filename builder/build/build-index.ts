@@ -97,6 +97,9 @@ async function embedChunks(
   return embedWithCache(embedder, items, { cacheDir, ...options });
 }
 
+/** A parsed page's text, its blocks joined: what twins and editions compare. */
+const pageText = (page: ParsedDocument['pages'][number]): string => page.blocks.map((b) => b.text).join('\n');
+
 /** Marks near-identical pages and chunks with twin-group ids (see builder/twins). */
 function markTwins(parsed: readonly ParsedDocument[], chunks: Chunk[]): void {
   const pageKeys: string[] = [];
@@ -104,7 +107,7 @@ function markTwins(parsed: readonly ParsedDocument[], chunks: Chunk[]): void {
   parsed.forEach((doc, d) => {
     for (const page of doc.pages) {
       pageKeys.push(`${d}:${page.page}`);
-      pageTexts.push(page.blocks.map((b) => b.text).join('\n'));
+      pageTexts.push(pageText(page));
     }
   });
   const pageGroups = twinGroups(pageTexts);
@@ -119,7 +122,7 @@ function markTwins(parsed: readonly ParsedDocument[], chunks: Chunk[]): void {
 
 /** Links each other-language edition with its Hebrew edition, page to page (see builder/twins/editions.ts). */
 function markEditions(parsed: readonly ParsedDocument[], documents: IndexedDocument[]): void {
-  const pages = parsed.map((doc) => ({ domain: doc.domain, pages: doc.pages.map((p) => ({ page: p.page, text: p.blocks.map((b) => b.text).join('\n') })) }));
+  const pages = parsed.map((doc) => ({ domain: doc.domain, pages: doc.pages.map((p) => ({ page: p.page, text: pageText(p) })) }));
   for (const [doc, refs] of editionRefs(alignEditions(pages))) documents[doc].editions = refs;
 }
 

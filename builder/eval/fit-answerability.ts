@@ -19,7 +19,8 @@ import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { EVIDENCE_FEATURES, type EvidenceFeature } from '../../widget/loop/evidence.ts';
+import { assess, type AnswerabilityModel } from '../../widget/loop/answerability.ts';
+import { EVIDENCE_FEATURES, type EvidenceFeature, type EvidenceVector } from '../../widget/loop/evidence.ts';
 import { buildIndex } from '../build/build-index.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { collectRows, loadContextQuestions, loadOffTopicSet, type FitRow, type QuestionSet } from './fit/collect.ts';
@@ -121,17 +122,23 @@ function fitModels(rows: readonly FitRow[]): Models {
   };
 }
 
-/** What the loop does with one row under `models`. */
+/** The fitted models in the shape the widget reads (answerability.ts), unrounded. */
+function asAnswerabilityModel(models: Models): AnswerabilityModel {
+  return {
+    version: 1,
+    offTopic: { ...models.offTopic, features: EVIDENCE_FEATURES },
+    answerable: { ...models.answerable, features: EVIDENCE_FEATURES },
+    correct: { ...models.correct, features: CORRECT_FEATURES },
+  };
+}
+
+/** What the loop does with one row under `models`: the widget's own decision (assess), not a copy of it. */
 function decide(r: FitRow, models: Models): { offTopic: boolean; refused: boolean; tier: 'high' | 'medium' | 'low' } {
-  const pOff = predictLogistic(models.offTopic, r.features);
-  const refuse = predictLogistic(models.answerable, r.features) < models.answerable.threshold;
-  const offTopic =
-    r.features[INSURANCE_WORDS] === 0 &&
-    (r.features[SMALL_TALK] === 1 || pOff >= models.offTopic.threshold || (refuse && pOff >= models.offTopic.refusedThreshold));
-  if (offTopic) return { offTopic, refused: true, tier: 'low' };
-  if (!r.answered || refuse) return { offTopic, refused: true, tier: 'low' };
-  const high = r.fullySupported && predictLogistic(models.correct, correctRow(r)) >= models.correct.high;
-  return { offTopic, refused: false, tier: high ? 'high' : 'medium' };
+  const features = Object.fromEntries(EVIDENCE_FEATURES.map((f, j) => [f, r.features[j]])) as EvidenceVector;
+  const a = assess({ features }, asAnswerabilityModel(models));
+  if (a.isOffTopic) return { offTopic: true, refused: true, tier: 'low' };
+  if (!r.answered || a.refuse) return { offTopic: false, refused: true, tier: 'low' };
+  return { offTopic: false, refused: false, tier: r.fullySupported && a.high ? 'high' : 'medium' };
 }
 
 interface SetFigures {

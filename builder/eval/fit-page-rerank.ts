@@ -22,13 +22,14 @@ import {
   PAGE_FEATURE_GROUPS,
   PAGE_FEATURES,
   pageScore,
-  queryWords,
   type PageFeature,
   type PageFeatureGroup,
   type PageRerankModel,
   type RerankContext,
 } from './fit/page-features.ts';
 import { Retriever } from '../../widget/core/retrieval/retriever.ts';
+import { wordIdf } from '../../widget/loop/evidence.ts';
+import { contentWords } from '../../widget/loop/terms.ts';
 import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { assignFolds } from './fit/folds.ts';
@@ -65,12 +66,8 @@ function collect(set: string, index: LoadedIndex, questions: readonly EvalQuesti
     if (!q.answerable) continue;
     const facts = canonical(q, aliases);
     const { pages, route: routed, termStats } = retriever.pageCandidates(q.question, { route });
-    const words = queryWords(q.question);
-    const idf = words.map((w) => {
-      const df = Math.max(0, ...w.map((t) => termStats.df[t] ?? 0));
-      return Math.log(1 + (termStats.chunks - df + 0.5) / (df + 0.5));
-    });
-    const context: RerankContext = { chunks: index.chunks, documents: index.documents, words, idf, route: routed };
+    const words = contentWords(q.question);
+    const context: RerankContext = { chunks: index.chunks, documents: index.documents, words, idf: wordIdf(words, termStats).idf, route: routed };
     const ranked = pages.map((p) => ({ file: index.documents[p.doc].file, page: p.page }));
     const features = candidateFeatures(pages, context);
     const positive = features.map((_, i) => facts.some((f) => pageRank(f, [ranked[i]]) !== null));

@@ -10,10 +10,9 @@ import type { ContextPassage, SearchRequest, SearchResponse, SearchService } fro
 export const RETRIEVE_K = 10;
 
 /**
- * Depth of the ranked list the search returns and evaluations score: three chunks a passage
- * graded, so the list spans about ten distinct pages (page hit@10 needs them) — the depth
- * `harel-builder eval` asks for (k × 3). The retriever's candidate pool grows with k, so the same
- * depth is also what makes the widget's ranking and the Node eval's the same.
+ * Depth of the ranked list the search returns and evaluations score: three results a passage
+ * graded (a page may hold several sections), so the list spans at least ten distinct pages (page
+ * hit@10 needs them) — the depth `harel-builder eval` asks for (k × 3).
  */
 export const RANKED_K = RETRIEVE_K * 3;
 

@@ -38,9 +38,17 @@ const ABOUT_THE_ASSISTANT = [
   /^(?:tell me a (?:joke|story)|make me laugh)/,
 ];
 
-/** Numbers and operators, and nothing else once "how much is" / "כמה זה" is taken off. */
-const ARITHMETIC =
-  /^(?:(?:what(?:'s| is)|how much is|calculate|compute|solve|כמה זה|כמה יוצא|תחשב|חשב|תפתור)\s+)?(?:-?[\d.,]+|[a-z\u05d0-\u05ea]+)(?:\s*(?:[-+*/x×÷^=]|plus|minus|times|divided by|multiplied by|over|to the power of|כפול|ועוד|פלוס|פחות|מינוס|חלקי|חלקו|בחזקת)\s*(?:-?[\d.,]+|[a-z\u05d0-\u05ea]+))+$/;
+/** Longest first, so that stripping "good morning" does not leave "morning". */
+const PLEASANTRIES_LONGEST_FIRST = [...PLEASANTRIES].sort((a, b) => b.length - a.length);
+
+/** What may open a sum ("how much is", "כמה זה"), and the operators between its operands. */
+const ASK = "(?:what's|what is|how much is|calculate|compute|solve|כמה זה|כמה יוצא|תחשב|חשב|תפתור)";
+const OPERATOR = '(?:[-+*/x×÷^=]|plus|minus|times|divided by|multiplied by|over|to the power of|כפול|ועוד|פלוס|פחות|מינוס|חלקי|חלקו|בחזקת)';
+const OPERAND = '(?:-?[\\d.,]+|[a-z\\u05d0-\\u05ea]+)';
+/** Numbers and operators, and nothing else once the opening words are taken off. */
+const ARITHMETIC = new RegExp(`^(?:${ASK}\\s+)?${OPERAND}(?:\\s*${OPERATOR}\\s*${OPERAND})+$`);
+const OPERATOR_SPLIT = new RegExp(`\\s*${OPERATOR}\\s*`);
+const LEADING_ASK = new RegExp(`^${ASK}\\s+`);
 /** Number words an arithmetic question may spell out. */
 const NUMBER_WORDS = new Set(
   'zero one two three four five six seven eight nine ten eleven twelve twenty hundred thousand אפס אחת אחד שתיים שניים שתים שלוש שלושה ארבע ארבעה חמש חמישה שש שישה שבע שבעה שמונה תשע תשעה עשר עשרה מאה אלף'.split(' '),
@@ -61,8 +69,8 @@ function clean(question: string): string {
 /** `text` made only of pleasantries (in any order), or empty. */
 function onlyPleasantries(text: string): boolean {
   let rest = ` ${text} `;
-  // Longest phrases first, so "good morning" is not left as "morning".
-  for (const phrase of [...PLEASANTRIES].sort((a, b) => b.length - a.length)) {
+  for (const phrase of PLEASANTRIES_LONGEST_FIRST) {
+    // Twice: after one split, a phrase repeated back to back ("hi hi") shares the space between.
     rest = rest.split(` ${phrase} `).join(' ');
     rest = rest.split(` ${phrase} `).join(' ');
   }
@@ -72,9 +80,8 @@ function onlyPleasantries(text: string): boolean {
 function isArithmetic(text: string): boolean {
   if (!ARITHMETIC.test(text)) return false;
   // Words between the operators must be numbers: "כמה זה רכב ועוד דירה" is not arithmetic.
-  const operands = text.split(/\s*(?:[-+*/x×÷^=]|plus|minus|times|divided by|multiplied by|over|to the power of|כפול|ועוד|פלוס|פחות|מינוס|חלקי|חלקו|בחזקת)\s*/);
-  return operands.every((o, i) => {
-    const last = o.replace(/^(?:what's|what is|how much is|calculate|compute|solve|כמה זה|כמה יוצא|תחשב|חשב|תפתור)\s+/, '').trim();
+  return text.split(OPERATOR_SPLIT).every((o, i) => {
+    const last = o.replace(LEADING_ASK, '').trim();
     return i === 0 && last === '' ? false : /^-?[\d.,]+$/.test(last) || NUMBER_WORDS.has(last);
   });
 }
@@ -90,7 +97,7 @@ export function smallTalkKind(question: string): SmallTalkKind | null {
   if (onlyPleasantries(text)) return THANKS.test(text) ? 'thanks' : 'greeting';
   // A greeting may open a question about the assistant: "היי, אתה בוט?".
   let rest = text;
-  for (const phrase of [...PLEASANTRIES].sort((a, b) => b.length - a.length)) {
+  for (const phrase of PLEASANTRIES_LONGEST_FIRST) {
     if (rest.startsWith(`${phrase} `)) rest = rest.slice(phrase.length + 1);
   }
   if (ABOUT_THE_ASSISTANT.some((p) => p.test(rest))) return 'about-assistant';

@@ -15,6 +15,8 @@ import { analyze } from '../../../widget/core/tokenizer/index.ts';
 import { documentYear } from '../../../widget/core/retrieval/collapse.ts';
 import type { PageCandidate } from '../../../widget/core/retrieval/page-groups.ts';
 import type { RouteResult } from '../../../widget/core/retrieval/route.ts';
+import { routeEvidence } from '../../../widget/loop/evidence.ts';
+import { coverage, type Word } from '../../../widget/loop/terms.ts';
 
 /** Pages the model reorders; those after keep their first-stage order. */
 export const RERANK_PAGES = 40;
@@ -51,36 +53,15 @@ export interface PageRerankModel {
 export interface RerankContext {
   chunks: readonly Chunk[];
   documents: readonly IndexedDocument[];
-  /** The question's content words: each a list of alternative terms (surface form first). */
-  words: readonly (readonly string[])[];
+  /** The question's content words (widget/loop/terms.ts contentWords). */
+  words: readonly Word[];
   /** IDF of each word over the whole index. */
   idf: readonly number[];
   route: RouteResult | null;
 }
 
-/** A question's content words as term alternatives, stop words dropped, each once. */
-export function queryWords(query: string): string[][] {
-  const seen = new Set<string>();
-  const out: string[][] = [];
-  for (const w of analyze(query)) {
-    if (w.terms.length === 0 || seen.has(w.terms[0])) continue;
-    seen.add(w.terms[0]);
-    out.push(w.terms);
-  }
-  return out;
-}
-
-const found = (word: readonly string[], terms: ReadonlySet<string>) => word.some((t) => terms.has(t));
-
-function weightedShare(ctx: RerankContext, terms: ReadonlySet<string>): number {
-  let hit = 0;
-  let total = 0;
-  ctx.words.forEach((w, i) => {
-    total += ctx.idf[i];
-    if (found(w, terms)) hit += ctx.idf[i];
-  });
-  return total > 0 ? hit / total : 0;
-}
+/** The IDF-weighted share of the question's words that `terms` holds (the loop's coverage). */
+const weightedShare = (ctx: RerankContext, terms: ReadonlySet<string>): number => coverage(ctx.words, terms, ctx.idf);
 
 /** The largest IDF-weighted share of the question's words inside any WINDOW consecutive words. */
 function windowCoverage(ctx: RerankContext, words: readonly (readonly string[])[]): number {
@@ -142,7 +123,6 @@ export function pageFeatures(candidate: PageCandidate, rank: number, topScore: n
   const bodyCoverage = weightedShare(ctx, body);
   const year = documentYear(doc);
   const [lo, hi] = yearSpan;
-  const evidence = ctx.route && ctx.route.domain ? Math.max(0, (ctx.route.confidence - 1 / Math.max(ctx.route.scores.length, 2)) / (1 - 1 / Math.max(ctx.route.scores.length, 2))) : 0;
   const values: Record<PageFeature, number> = {
     firstStage: topScore > 0 ? candidate.scores[0] / topScore : 0,
     secondChunk: topScore > 0 && candidate.scores.length > 1 ? candidate.scores[1] / topScore : 0,
@@ -156,7 +136,7 @@ export function pageFeatures(candidate: PageCandidate, rank: number, topScore: n
     bigrams: Math.max(0, ...analysed.map((w) => bigramShare(ctx, w))),
     titleCoverage: weightedShare(ctx, title),
     sectionCoverage: weightedShare(ctx, sections),
-    routeMatch: ctx.route?.domain === doc.domain ? evidence : 0,
+    routeMatch: ctx.route?.domain === doc.domain ? routeEvidence(ctx.route) : 0,
     webPage: doc.kind === 'page' ? 1 : 0,
     form: FORM.test(`${doc.title} ${doc.file}`) ? 1 : 0,
     recency: year > 0 && hi > lo ? (year - lo) / (hi - lo) : 0.5,

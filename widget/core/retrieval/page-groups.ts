@@ -1,7 +1,7 @@
 /**
- * Chunks grouped by the page they sit on. Search returns one result per page, the page's best
- * chunk: the answer widens a hit to its section on the page anyway, and k distinct pages are what
- * a customer can open and what the page-level metrics score.
+ * Ranked chunks grouped by page or by section of a page, each group in the order of its best
+ * chunk. Search returns one result per section (its best chunk: the answer widens a hit to its
+ * section anyway); the page fitting script reads whole pages.
  */
 import type { Chunk } from '../schema.ts';
 

@@ -121,9 +121,9 @@ export function bm25Tokenizer(retrieval: Pick<RetrievalDefaults, 'termMatch'>): 
 
 /**
  * Chunks each side of the first stage (BM25 with its expansion passes, vectors) contributes to
- * fusion, whatever k is: the pool the page reranker orders, so `k 10` and `k 30` rank their
- * first ten pages identically. 150 chunks hold about 90 distinct pages on the Harel corpus, well
- * past the 30 that page recall@30 reads.
+ * fusion, whatever k is, so `k 10` and `k 30` rank their first ten results identically. 150
+ * chunks hold about 90 distinct pages on the Harel corpus, well past the 30 that page recall@30
+ * reads.
  */
 export const FIRST_STAGE_POOL = 150;
 
