@@ -1,10 +1,15 @@
 /**
  * The search Web Worker: loads the index through the IndexedDB store, loads the query embedder,
  * and answers searches, so restoring Orama and scoring never block the page's typing.
+ *
+ * The embedder (transformers.js and onnxruntime-web, most of this worker's code by weight) is
+ * imported only when the index has vectors: a BM25-only index never fetches it, nor its wasm.
+ * Keep every import of widget/embed/query-embedder.ts here type-only or dynamic;
+ * tests/e2e/widget-bundle.spec.ts and builder/bench/js-weight.ts check it.
  */
 import { asHarelError, createError } from '../core/errors.ts';
 import type { LoadedIndex } from '../core/format/read-index.ts';
-import { createQueryEmbedder, type QueryEmbedder } from '../embed/query-embedder.ts';
+import type { QueryEmbedder } from '../embed/query-embedder.ts';
 import { LocalSearchService } from '../search/local-search-service.ts';
 import { loadStoredIndex } from '../store/index-store.ts';
 import type { SearchWorkerRequest, SearchWorkerResponse, SerializedError, WorkerLoadOptions } from './search-protocol.ts';
@@ -27,6 +32,7 @@ async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, id: 
   if (!info || !index.vectors) return { embedder: null, embedderError: null };
   const model = options.embedder ?? info.id;
   try {
+    const { createQueryEmbedder } = await import('../embed/query-embedder.ts');
     const loaded = await createQueryEmbedder({
       id: model,
       modelBase: options.modelBase,
