@@ -39,6 +39,10 @@ export interface StaticServerOptions {
   /** Answers a path before the files (a test's own page); return false to fall through. */
   handle?: (path: string, res: import('node:http').ServerResponse) => boolean;
   onRequest?: (path: string) => void;
+  /** Other folders at URL prefixes ('/harel-index/' → a folder), checked before `root`. */
+  mounts?: Record<string, string>;
+  /** Called for each file sent, with the file it came from (the JS-weight bench reads its bytes). */
+  onServe?: (path: string, file: string) => void;
 }
 
 export async function startStaticServer(options: StaticServerOptions): Promise<{ server: Server; origin: string; close(): Promise<void> }> {
@@ -56,8 +60,9 @@ export async function startStaticServer(options: StaticServerOptions): Promise<{
     res.setHeader('Access-Control-Allow-Origin', '*');
     for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
     if (options.handle?.(path, res)) return;
-    const dir = resolve(rootOf());
-    let file = resolve(join(dir, path));
+    const mount = Object.entries(options.mounts ?? {}).find(([prefix]) => path.startsWith(prefix));
+    const dir = resolve(mount ? mount[1] : rootOf());
+    let file = resolve(join(dir, mount ? path.slice(mount[0].length) : path));
     if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
     if (!(file === dir || file.startsWith(dir + sep)) || !existsSync(file) || !statSync(file).isFile()) {
       res.statusCode = 404;
@@ -74,6 +79,7 @@ export async function startStaticServer(options: StaticServerOptions): Promise<{
       res.end();
       return;
     }
+    options.onServe?.(path, file);
     createReadStream(file).pipe(res);
   });
   const host = options.host ?? 'localhost';
