@@ -3,15 +3,18 @@
  * a plain static server (not Vite), under a strict Content-Security-Policy. The bundle sits on a
  * nested path, so its chunks, workers and onnxruntime's wasm must be found relative to the bundle,
  * and the test embedder is self-hosted through `model-base`: search must come up hybrid with no
- * request leaving the site.
+ * request leaving the site. With a BM25-only index, the embedder's code (transformers.js and
+ * onnxruntime-web, a lazy chunk of the search worker) and its wasm must never be fetched.
  */
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
 import { buildWidgetBundle } from '../support/build-widget.ts';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+import { buildIndex } from '../../builder/build/build-index.ts';
+import { DEMO_PATHS, demoBuildOptions } from '../../demo/scripts/prepare-demo.ts';
 import { ORT_WASM_FILES } from '../../widget/embed/model-location.ts';
 
 /**
@@ -30,17 +33,27 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
 };
 
-const PAGE = `<!doctype html>
+const page = (attributes: string) => `<!doctype html>
 <html lang="he" dir="rtl">
 <head><meta charset="utf-8"><title>bundle test</title>
 <script type="module" src="${BUNDLE_PATH}harel-chat.js"></script></head>
-<body><harel-chat index="/index/manifest.json" model-base="/models/" mode="extractive"></harel-chat></body>
+<body><harel-chat ${attributes}></harel-chat></body>
 </html>`;
+const PAGES: Record<string, string> = {
+  '/': page('index="/index/manifest.json" model-base="/models/" mode="extractive"'),
+  // No model-base either: nothing on this page may go looking for an embedder.
+  '/bm25.html': page('index="/index-bm25/manifest.json" mode="extractive"'),
+};
+
+const QUESTION = 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?';
 
 let outDir = '';
+let bm25Dir = '';
 let server: Server;
 let origin = '';
 const served: string[] = [];
+/** The bundle's files that hold the embedder's runtime (transformers.js, onnxruntime-web). */
+let embedderChunks: string[] = [];
 
 /** `/prefix/…` → a file under `folder`, nothing outside it. */
 function mount(prefix: string, folder: string) {
@@ -56,18 +69,23 @@ test.beforeAll(async () => {
   test.setTimeout(60_000);
   outDir = mkdtempSync(join(tmpdir(), 'harel-widget-'));
   await buildWidgetBundle(outDir);
+  // Found by what they contain, not by name: onnxruntime's API, which transformers.js calls too.
+  embedderChunks = readdirSync(outDir).filter((f) => f.endsWith('.js') && readFileSync(join(outDir, f), 'utf8').includes('InferenceSession'));
+  bm25Dir = mkdtempSync(join(tmpdir(), 'harel-bm25-index-'));
+  await buildIndex({ ...demoBuildOptions([DEMO_PATHS.corpus], bm25Dir), embed: false });
   const mounts = [
     mount(BUNDLE_PATH, outDir),
     mount('/index/', 'demo/.generated/index'),
+    mount('/index-bm25/', bm25Dir),
     mount('/models/', 'tests/fixtures/.generated'),
   ];
   server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     served.push(path);
     res.setHeader('Content-Security-Policy', CSP);
-    if (path === '/') {
+    if (PAGES[path]) {
       res.setHeader('Content-Type', TYPES['.html']);
-      res.end(PAGE);
+      res.end(PAGES[path]);
       return;
     }
     const file = mounts.map((m) => m(path)).find(Boolean);
@@ -85,11 +103,26 @@ test.beforeAll(async () => {
 });
 
 test.afterAll(async () => {
-  await new Promise((done) => server?.close(done));
+  // A failed beforeAll leaves no server, and close() on nothing would never call back.
+  if (server) await new Promise((done) => server.close(done));
   if (outDir) rmSync(outDir, { recursive: true, force: true });
+  if (bm25Dir) rmSync(bm25Dir, { recursive: true, force: true });
 });
 
+test.beforeEach(() => {
+  served.length = 0;
+});
+
+/** Every URL the page and its workers ask for, as the browser reports them. */
+function watchRequests(p: Page): string[] {
+  const urls: string[] = [];
+  p.context().on('request', (request) => urls.push(request.url()));
+  return urls;
+}
+
 test('the built bundle answers from a static page, hybrid, under a strict CSP, nothing leaving the site', async ({ page }) => {
+  expect(embedderChunks.length).toBeGreaterThan(0);
+  expect(embedderChunks.some((f) => f === 'harel-chat.js' || f.startsWith('search-worker-'))).toBe(false);
   const outside: string[] = [];
   const violations: string[] = [];
   page.context().on('request', (request) => {
@@ -118,9 +151,35 @@ test('the built bundle answers from a static page, hybrid, under a strict CSP, n
   await expect(page.locator('harel-chat [part~="search-badge"]')).toHaveAttribute('data-search', 'hybrid');
 
   // The runtime came from beside the bundle, the embedder from model-base, the workers as chunks.
+  for (const chunk of embedderChunks) expect(served).toContain(`${BUNDLE_PATH}${chunk}`);
   expect(served).toContain(`${BUNDLE_PATH}ort/${ORT_WASM_FILES.wasm}`);
   expect(served).toContain('/models/fixture/tiny-embedder/onnx/model_quantized.onnx');
   expect(served.some((p) => p.startsWith(`${BUNDLE_PATH}search-worker-`))).toBe(true);
   expect(outside).toEqual([]);
   expect(violations).toEqual([]);
+});
+
+test('a BM25-only index never fetches the embedder: no transformers.js, onnxruntime or wasm, before or after a question', async ({ page }) => {
+  const requested = watchRequests(page);
+  const embedderFiles = (urls: string[]) =>
+    urls.filter((u) => embedderChunks.some((chunk) => u.endsWith(`/${chunk}`)) || /transformers|onnxruntime|ort-wasm|\.wasm$|\.onnx$|\/models\//i.test(u));
+
+  await page.goto(`${origin}/bm25.html`);
+  const info = await page.evaluate(async () => {
+    await customElements.whenDefined('harel-chat');
+    const ready = await document.querySelector('harel-chat')!.ready;
+    return { searchMode: ready.searchMode, embedder: ready.embedder, embedderError: ready.embedderError };
+  });
+  expect(info).toEqual({ searchMode: 'bm25', embedder: null, embedderError: null });
+  // The search worker did start (so its imports were resolved) and took none of them.
+  expect(served.some((p) => p.startsWith(`${BUNDLE_PATH}search-worker-`))).toBe(true);
+  expect(embedderFiles(served)).toEqual([]);
+  expect(embedderFiles(requested)).toEqual([]);
+
+  const answer = await page.evaluate((q) => document.querySelector('harel-chat')!.ask(q), QUESTION);
+  expect(answer.refused).toBe(false);
+  expect(answer.searchMode).toBe('bm25');
+  expect(answer.citations.some((c) => c.file.startsWith('car/'))).toBe(true);
+  expect(embedderFiles(served)).toEqual([]);
+  expect(embedderFiles(requested)).toEqual([]);
 });
