@@ -49,6 +49,13 @@ export function configureBrowserTransformers(modelBase: string | null | undefine
   env.localModelPath = location.kind === 'same-origin' ? location.localModelPath : HUB.localModelPath;
   env.remoteHost = location.kind === 'cross-origin' ? location.remoteHost : HUB.remoteHost;
   env.remotePathTemplate = location.kind === 'cross-origin' ? location.remotePathTemplate : HUB.remotePathTemplate;
+  // transformers.js keeps model files in its Cache Storage (`transformers-cache`), and that stays:
+  // nothing else stores them. onnxruntime's .wasm/.mjs are the widget's own code, cached like the
+  // rest of it: by the HTTP cache, or a site's service worker (the demo's precache, demo/sw.ts).
+  // Its wasm cache would be a second copy of 27 MB in a PWA, keyed by an unversioned URL that it
+  // serves cache-first forever (an upgraded onnxruntime would meet its old wasm), and it compiles
+  // from a copy held in memory instead of streaming. Measured in tests/e2e/pwa.spec.ts.
+  env.useWasmCache = false;
   const onnx = env.backends.onnx as { wasm?: { wasmPaths?: unknown; numThreads?: number } };
   if (onnx.wasm) {
     onnx.wasm.wasmPaths = resolveWasmPaths(wasmPaths, pageUrl());
