@@ -5,11 +5,18 @@
  * win over the network and a new index build would be checked against the old files. Here the
  * index's routes come first and the precache is only their offline fallback.
  *
- * What is cached where:
+ * What is cached where (one owner per file; tests/e2e/pwa.spec.ts checks that no URL is stored twice):
  * - precache (revisioned at build time): the pages, the widget's code, its workers, onnxruntime's
- *   wasm, the icons and the index files of this build;
+ *   .wasm and .mjs (only when the index has vectors), the icons and this build's index manifest.
+ *   The precache owns onnxruntime's runtime: it is code, replaced with the build by its revision,
+ *   whereas transformers.js's own wasm cache keeps whatever it first saw at that unversioned URL;
+ *   so the widget turns that cache off (widget/embed/query-embedder.ts), and no second 27 MB copy
+ *   is stored;
+ * - the index's data files are NOT cached here: the widget keeps the verified build in IndexedDB
+ *   and starts from it offline (demo/scripts/build-site.ts says why they left the precache);
  * - `harel-index-manifest`: the index's manifest.json, network first, so a new build is seen the
- *   moment it is published and the last one seen is used offline;
+ *   moment it is published and the last one seen is used offline. The one URL in two caches, on
+ *   purpose: the precache holds this build's manifest, this cache the newest one seen;
  * - the embedder's files under /models/ are NOT cached here: transformers.js already keeps every
  *   model file it fetches in its own Cache Storage (`transformers-cache`, cache first, measured in
  *   tests/e2e/pwa.spec.ts), on any site, with or without a service worker; a route here would
@@ -22,7 +29,7 @@
 import { clientsClaim } from 'workbox-core';
 import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { CacheFirst, NetworkFirst, NetworkOnly } from 'workbox-strategies';
+import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import type { WorkboxPlugin } from 'workbox-core/types.js';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null } | string> };
@@ -41,11 +48,6 @@ registerRoute(
   ({ url }) => isIndexFile(url) && url.pathname.endsWith('/manifest.json'),
   new NetworkFirst({ cacheName: 'harel-index-manifest', networkTimeoutSeconds: 4, plugins: [precacheFallback] }),
 );
-// The index's other files keep their names across builds, so the precached copy may belong to an
-// older build than the manifest just fetched: the network first, the precache only offline. The
-// widget keeps the verified build in IndexedDB, so these are fetched only for a build it lacks.
-registerRoute(({ url }) => isIndexFile(url), new NetworkOnly({ plugins: [precacheFallback] }));
-
 registerRoute(
   ({ url }) => sameOrigin(url) && /^\/assets\/(web-llm|llm-worker)-[^/]+\.js$/.test(url.pathname),
   new CacheFirst({ cacheName: 'harel-llm-code' }),

@@ -56,14 +56,33 @@ export function publishIndex(outDir: string, indexDir: string): void {
 const MB = 1024 * 1024;
 
 /**
- * What the service worker precaches: the pages, the demo's code and workers, onnxruntime's runtime,
- * the icons and the index. Left out: web-llm's library (6 MB for the page, 6 MB for its worker),
- * cached at runtime only for visitors who load the model; dist/widget/ (for other sites) and
- * dist/models/ (transformers.js caches the embedder itself).
+ * What the service worker precaches: the pages, the demo's code and workers, onnxruntime's runtime
+ * (its one copy on the device: the widget turns transformers.js's wasm cache off, and
+ * widget/embed/query-embedder.ts says why), the icons and the index's manifest.json. Left out:
+ * - the index's other files: the widget stores the verified build in IndexedDB, on any site, and
+ *   loads it from there offline; a precached copy was a second one (11 MB for the real index),
+ *   downloaded a second time on the first visit. The manifest stays: its revision changes with
+ *   every build, which is what makes a new index build a new version of the app;
+ * - web-llm's library (6 MB for the page, 6 MB for its worker), cached at runtime only for
+ *   visitors who load the model;
+ * - dist/widget/ (for other sites) and dist/models/ (transformers.js caches the embedder itself);
+ * - for an index without vectors, everything only the embedder uses (below).
  */
 const PRECACHE = (path: string) =>
-  /^(index\.html|search\.html|manifest\.webmanifest|icons\/.+\.png|assets\/.+|index\/.+)$/.test(path) &&
+  /^(index\.html|search\.html|manifest\.webmanifest|icons\/.+\.png|assets\/.+|index\/manifest\.json)$/.test(path) &&
   !/^assets\/(web-llm|llm-worker)-[^/]+\.js$/.test(path);
+/**
+ * What only the query embedder loads: the search worker's lazy chunk (transformers.js and
+ * onnxruntime-web) and onnxruntime's runtime. An index without vectors never loads them, so its
+ * app must not download them either (27 MB of wasm) just to precache them.
+ */
+export const EMBEDDER_RUNTIME = /^assets\/(ort\/.+|query-embedder-[^/]+\.js)$/;
+
+/** Whether the index published in `outDir` has vectors: only then does a query embed. */
+function publishedIndexHasVectors(outDir: string): boolean {
+  const manifest = JSON.parse(readFileSync(join(outDir, 'index', 'manifest.json'), 'utf8')) as { embedder?: unknown };
+  return Boolean(manifest.embedder);
+}
 /** Vite's content hash already versions these: no revision needed. */
 const HASHED = /^assets\/.+-[\w-]{8}\.js$/;
 
@@ -104,8 +123,9 @@ export async function writeServiceWorker(outDir: string, options: { quiet?: bool
       throw new Error('demo/sw.ts must read self.__WB_MANIFEST exactly once: the precache list replaces it.');
     }
     let size = 0;
+    const vectors = publishedIndexHasVectors(outDir);
     const entries = listFiles(outDir)
-      .filter(PRECACHE)
+      .filter((path) => PRECACHE(path) && (vectors || !EMBEDDER_RUNTIME.test(path)))
       .map((url) => {
         const bytes = readFileSync(join(outDir, url));
         size += bytes.length;

@@ -2,9 +2,10 @@
  * The demo as an installable, offline app, against `npm run build`'s output served by the
  * preview server (demo/scripts/preview.ts) on a port of its own — never the dev server:
  * installability (manifest, icons, service worker in control), an offline start that answers with
- * citations, a new build published while the page is open (update prompt, then the new index
- * after the reload), a storage quota too small for the index (in-memory fallback with a clear
- * warning), and no request leaving the server's origin.
+ * citations, one stored copy of each file (demo/sw.ts says who owns what), an app whose index has
+ * no vectors never downloading the embedder's runtime, a new build published while the page is
+ * open (update prompt, then the new index after the reload), a storage quota too small for the
+ * index (in-memory fallback with a clear warning), and no request leaving the server's origin.
  */
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,9 +21,13 @@ const QUESTION = 'כמה השתתפות עצמית אשלם על החלפת שמ
 let work = '';
 let siteA = '';
 let siteB = '';
+/** The same app publishing a BM25-only index (no vectors, no embedder). */
+let siteBm25 = '';
 let served = '';
 let preview: Awaited<ReturnType<typeof startStaticServer>>;
 let newBuildId = '';
+/** Every path the preview server was asked for, by the page, its workers or the service worker. */
+const requested: string[] = [];
 
 test.describe.configure({ mode: 'serial' });
 
@@ -40,8 +45,13 @@ test.beforeAll(async () => {
   cpSync(siteA, siteB, { recursive: true });
   publishIndex(siteB, join(work, 'index-b'));
   await writeServiceWorker(siteB, { quiet: true });
+  await buildIndex({ ...demoBuildOptions([DEMO_PATHS.corpus], join(work, 'index-bm25')), embed: false });
+  siteBm25 = join(work, 'bm25');
+  cpSync(siteA, siteBm25, { recursive: true });
+  publishIndex(siteBm25, join(work, 'index-bm25'));
+  await writeServiceWorker(siteBm25, { quiet: true });
   served = siteA;
-  preview = await startStaticServer({ root: () => served, port: 0, host: 'localhost' });
+  preview = await startStaticServer({ root: () => served, port: 0, host: 'localhost', onRequest: (path) => requested.push(path) });
 });
 
 test.afterAll(async () => {
@@ -51,6 +61,7 @@ test.afterAll(async () => {
 
 test.beforeEach(() => {
   served = siteA;
+  requested.length = 0;
 });
 
 /** Every request the context makes must stay on the preview server. */
@@ -79,6 +90,17 @@ const readyInfo = (page: Page) =>
 
 const ask = (page: Page, question = QUESTION) => page.evaluate((q) => document.querySelector('harel-chat')!.ask(q), question);
 
+/** Every Cache Storage cache of the origin, with the paths it holds (Workbox's revision query dropped). */
+const cacheContents = (page: Page) =>
+  page.evaluate(async () => {
+    const out: Record<string, string[]> = {};
+    for (const name of await caches.keys()) out[name] = (await (await caches.open(name)).keys()).map((r) => new URL(r.url).pathname);
+    return out;
+  });
+
+/** What only the query embedder loads: its lazy chunk, onnxruntime's runtime, the model's files. */
+const EMBEDDER_ONLY = /\/assets\/query-embedder-|\/assets\/ort\/|\.wasm$|\.onnx$|^\/models\//;
+
 test('installable: a valid manifest with 192 and 512 icons, a service worker in control', async ({ page, context }) => {
   test.setTimeout(120_000);
   const outside = watchRequests(context);
@@ -100,16 +122,20 @@ test('installable: a valid manifest with 192 and 512 icons, a service worker in 
     expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([size, size]);
   }
   expect(await whenControlled(page)).toBe(`${preview.origin}/sw.js`);
-  // The precache holds the app shell, the widget's workers, onnxruntime's wasm and the index.
+  // The precache holds the app shell, the widget's workers and the embedder's lazy chunk (this
+  // index has vectors), onnxruntime's runtime and the index's manifest, not its data files
+  // (the widget keeps those in IndexedDB).
   const precached = await page.evaluate(async () => {
     const names = await caches.keys();
     const cache = await caches.open(names.find((n) => n.includes('precache'))!);
     return (await cache.keys()).map((r) => new URL(r.url).pathname);
   });
-  for (const path of ['/index.html', '/index/manifest.json', '/index/chunks.json.gz', '/assets/ort/ort-wasm-simd-threaded.asyncify.wasm']) {
+  for (const path of ['/index.html', '/index/manifest.json', '/assets/ort/ort-wasm-simd-threaded.asyncify.wasm', '/assets/ort/ort-wasm-simd-threaded.asyncify.mjs']) {
     expect(precached).toContain(path);
   }
+  expect(precached.filter((p) => p.startsWith('/index/'))).toEqual(['/index/manifest.json']);
   expect(precached.some((p) => p.startsWith('/assets/search-worker-'))).toBe(true);
+  expect(precached.some((p) => p.startsWith('/assets/query-embedder-'))).toBe(true);
   expect(precached.some((p) => p.includes('web-llm') || p.includes('llm-worker'))).toBe(false);
   expect(outside).toEqual([]);
 });
@@ -139,6 +165,63 @@ test('offline: after one visit the app starts with no network and answers with c
   expect(answer.citations.length).toBeGreaterThan(0);
   expect(answer.citations.some((c) => c.file.startsWith('car/'))).toBe(true);
   await context.setOffline(false);
+  expect(outside).toEqual([]);
+});
+
+test('one copy of each file: after install and a query that embeds, no URL is stored in two caches', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const outside = watchRequests(context);
+  await page.goto(`${preview.origin}/`);
+  await whenControlled(page);
+  await page.reload();
+  const info = await readyInfo(page);
+  expect(info.searchMode).toBe('hybrid');
+  // The index came from IndexedDB, its one copy on the device.
+  expect(info.fromCache).toBe(true);
+  const answer = await ask(page);
+  expect(answer.searchMode).toBe('hybrid');
+  expect(answer.citations.length).toBeGreaterThan(0);
+
+  const contents = await cacheContents(page);
+  const owners = new Map<string, string[]>();
+  for (const [name, paths] of Object.entries(contents)) for (const path of paths) owners.set(path, [...(owners.get(path) ?? []), name]);
+  const ownersOf = (path: string) => (owners.get(path) ?? []).map((name) => (name.includes('precache') ? 'precache' : name));
+  // The one URL in two caches by design (demo/sw.ts): this build's manifest, and the newest seen.
+  const twice = [...owners].filter(([path, names]) => names.length > 1 && path !== '/index/manifest.json');
+  expect(twice).toEqual([]);
+  expect(ownersOf('/index/manifest.json').sort()).toEqual(['harel-index-manifest', 'precache']);
+  // onnxruntime's runtime: the precache only (transformers.js's wasm cache is off).
+  expect(ownersOf('/assets/ort/ort-wasm-simd-threaded.asyncify.wasm')).toEqual(['precache']);
+  expect(ownersOf('/assets/ort/ort-wasm-simd-threaded.asyncify.mjs')).toEqual(['precache']);
+  // The embedder's model: transformers.js's cache only.
+  expect(ownersOf('/models/fixture/tiny-embedder/onnx/model_quantized.onnx')).toEqual(['transformers-cache']);
+  // The index's data files: in no cache at all.
+  expect([...owners.keys()].filter((p) => p.startsWith('/index/') && p !== '/index/manifest.json')).toEqual([]);
+  expect(outside).toEqual([]);
+});
+
+test('an index without vectors: the app never downloads the embedder, its runtime or any wasm, and still answers offline', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  served = siteBm25;
+  const outside = watchRequests(context);
+  await page.goto(`${preview.origin}/`);
+  await whenControlled(page);
+  await page.reload();
+  expect((await readyInfo(page)).searchMode).toBe('bm25');
+  const answer = await ask(page);
+  expect(answer.refused).toBe(false);
+  expect(answer.searchMode).toBe('bm25');
+  // Asked of the server by anyone (page, workers, service worker) or stored anywhere: none of it.
+  expect(requested.filter((p) => EMBEDDER_ONLY.test(p))).toEqual([]);
+  expect(Object.values(await cacheContents(page)).flat().filter((p) => EMBEDDER_ONLY.test(p))).toEqual([]);
+
+  await context.setOffline(true);
+  await page.reload();
+  const offline = await readyInfo(page);
+  expect(offline.fromCache).toBe(true);
+  expect((await ask(page)).citations.length).toBeGreaterThan(0);
+  await context.setOffline(false);
+  expect(requested.filter((p) => EMBEDDER_ONLY.test(p))).toEqual([]);
   expect(outside).toEqual([]);
 });
 
