@@ -14,6 +14,7 @@ import { extname, join, resolve, sep } from 'node:path';
 import { buildWidgetBundle } from '../support/build-widget.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { buildIndex } from '../../builder/build/build-index.ts';
+import { measureJsWeight } from '../../builder/bench/js-weight.ts';
 import { DEMO_PATHS, demoBuildOptions } from '../../demo/scripts/prepare-demo.ts';
 import { ORT_WASM_FILES } from '../../widget/embed/model-location.ts';
 
@@ -182,4 +183,24 @@ test('a BM25-only index never fetches the embedder: no transformers.js, onnxrunt
   expect(answer.citations.some((c) => c.file.startsWith('car/'))).toBe(true);
   expect(embedderFiles(served)).toEqual([]);
   expect(embedderFiles(requested)).toEqual([]);
+});
+
+test('js-weight bench: what a BM25-only page fetches before its first question, within the issue-14 budget', async () => {
+  test.setTimeout(120_000);
+  const report = await measureJsWeight({ dir: outDir, index: bm25Dir, question: QUESTION });
+  expect(report.layout).toBe('widget');
+  expect(report.ready.searchMode).toBe('bm25');
+  const files = report.beforeReady.files.map((f) => f.path.slice('/harel-chat/'.length));
+  expect(files).toContain('harel-chat.js');
+  expect(files.some((f) => f.startsWith('search-worker-'))).toBe(true);
+  expect(files.filter((f) => embedderChunks.includes(f))).toEqual([]);
+  expect(report.beforeReady.totals.wasm.bytes).toBe(0);
+  for (const f of report.beforeReady.files) {
+    expect(f.bytes).toBe(statSync(join(outDir, f.path.slice('/harel-chat/'.length))).size);
+    expect(f.gzipBytes).toBeLessThan(f.bytes);
+  }
+  expect(report.beforeReady.totals.gzipBytes).toBe(report.beforeReady.files.reduce((s, f) => s + f.gzipBytes, 0));
+  expect(report.question?.files).toEqual([]);
+  // Issue 14: at most 120 KB of gzipped JavaScript before the first question of a BM25-only index.
+  expect(report.beforeReady.totals.gzipBytes).toBeLessThanOrEqual(120_000);
 });
