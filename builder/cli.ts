@@ -29,7 +29,6 @@ Usage:
       --overlap <f>           overlap between split pieces (default 0.15)
       --cache-dir <dir>       embedding cache (default <out>/../.harel-cache)
       --bm25-weight <w>       hybrid fusion weight of BM25 stored in the manifest
-      --term-match <m>        whole (default) or prefix matching of BM25 terms
   harel-builder inspect <index> [--samples n] [--json]
   harel-builder search <index> "<query>" [--mode bm25|vector|hybrid] [--domain d] [--k 10]
                                        [--collapse] [--explain] [--model-dir dir] [--json]

@@ -9,10 +9,10 @@ import { gunzipSync } from 'node:zlib';
 import { createError, throwIfAborted } from '../../widget/core/errors.ts';
 import { packVectors } from '../../widget/core/format/int8.ts';
 import type { EmbedderInfo, IndexManifest } from '../../widget/core/format/manifest.ts';
-import { buildBm25State } from '../../widget/core/retrieval/bm25.ts';
+import { compileBm25 } from '../write/compile-bm25.ts';
+import { decodeChunkStore } from '../../widget/core/format/chunk-store.ts';
 import { trainRouter } from '../../widget/core/retrieval/route.ts';
 import type { Chunk, IndexedDocument, ParsedDocument, WorkOptions } from '../../widget/core/schema.ts';
-import { bm25Tokenizer } from '../../widget/core/retrieval/retriever.ts';
 import { DEFAULT_RETRIEVAL, type RetrievalDefaults } from '../../widget/core/format/manifest.ts';
 import { chunkDocument } from '../chunk/index.ts';
 import { FIXTURE_EMBEDDER, PASSAGE_PREFIX, QUERY_PREFIX } from '../embed/defaults.ts';
@@ -66,8 +66,10 @@ async function previousChunkIds(outDir: string): Promise<Set<string> | null> {
     const manifest = JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8')) as IndexManifest;
     const path = manifest.files.chunks?.path;
     if (!path) return null;
-    const store = JSON.parse(gunzipSync(await readFile(join(outDir, path))).toString('utf8')) as { ids: string[] };
-    return new Set(store.ids);
+    const raw = new Uint8Array(gunzipSync(await readFile(join(outDir, path))));
+    // A format-1 build (chunks.json.gz) still says which chunks it had: the change summary reads either.
+    if (path.endsWith('.json.gz')) return new Set((JSON.parse(new TextDecoder().decode(raw)) as { ids: string[] }).ids);
+    return new Set(decodeChunkStore(raw, path).map((c) => c.id));
   } catch {
     return null;
   }
@@ -222,7 +224,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       ...(options.bm25Weight === undefined ? {} : { bm25Weight: options.bm25Weight }),
       ...(options.termMatch === undefined ? {} : { termMatch: options.termMatch }),
     };
-    const bm25 = await buildBm25State(chunks, documents, bm25Tokenizer(retrieval), { signal, onProgress });
+    const bm25 = compileBm25(chunks, documents, { signal, onProgress });
     throwIfAborted(signal);
 
     const previous = await previousChunkIds(outDir);

@@ -40,8 +40,10 @@ export async function buildCommand(argv: string[]): Promise<number> {
   const dtype = values.dtype ?? 'q8';
   if (dtype !== 'q8' && dtype !== 'fp32') throw createError('BAD_ARGUMENT', `--dtype must be q8 or fp32, not "${dtype}".`);
   const termMatch = values['term-match'];
-  if (termMatch !== undefined && termMatch !== 'whole' && termMatch !== 'prefix') {
-    throw createError('BAD_ARGUMENT', `--term-match must be whole or prefix, not "${termMatch}".`);
+  // Prefix matching measured 22 % page hit@5 against whole terms' 28 % and needs a walk over the
+  // whole dictionary per query term; index format 2 keeps whole terms only.
+  if (termMatch !== undefined && termMatch !== 'whole') {
+    throw createError('BAD_ARGUMENT', `--term-match ${termMatch} is not supported since index format 2: BM25 terms match whole. Leave the option out.`);
   }
   const progress = createProgressReporter({ quiet: Boolean(values.quiet) });
   const summary: BuildSummary = await runCancellable(progress, 'cancelling: the index already in --out stays as it was', (signal) =>

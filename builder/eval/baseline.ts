@@ -8,7 +8,7 @@
 import { create, insertMultiple, search, type Tokenizer } from '@orama/orama';
 import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
 import { createOramaTokenizer } from '../../widget/core/tokenizer/index.ts';
-import { createBm25IndexComponent } from '../../widget/core/retrieval/bm25.ts';
+import { createBm25IndexComponent } from './orama-bm25.ts';
 import type { EvalSearchResult } from './run-eval.ts';
 
 export type BaselineTokenizer = 'orama-default' | 'project-stock-bm25' | 'project';

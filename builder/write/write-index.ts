@@ -7,8 +7,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { RawData } from '@orama/orama';
 import { encodeJson } from '../../widget/core/format/bytes.ts';
+import { encodeBm25File, type Bm25Contents } from '../../widget/core/format/bm25-file.ts';
 import { encodeChunkStore } from '../../widget/core/format/chunk-store.ts';
 import {
   DEFAULT_RETRIEVAL,
@@ -30,7 +30,8 @@ import { BUILDER_VERSION } from '../version.ts';
 export interface IndexContents {
   documents: IndexedDocument[];
   chunks: Chunk[];
-  bm25: RawData;
+  /** The BM25 postings, compiled by compile-bm25.ts. */
+  bm25: Bm25Contents;
   vectors: VectorTable | null;
   embedder: EmbedderInfo | null;
   router: RouterModel | null;
@@ -40,8 +41,8 @@ export interface IndexContents {
 
 const FILE_NAMES: Record<IndexFileRole, string> = {
   documents: 'documents.json.gz',
-  chunks: 'chunks.json.gz',
-  bm25: 'bm25.json.gz',
+  chunks: 'chunks.bin.gz',
+  bm25: 'bm25.bin.gz',
   vectors: 'vectors.bin.gz',
   router: 'router.json.gz',
   lexicon: 'lexicon.json.gz',
@@ -99,8 +100,8 @@ export function buildManifest(
 export function encodeIndexFiles(contents: IndexContents): Map<IndexFileRole, { raw: Uint8Array; stored: Uint8Array }> {
   const raw = new Map<IndexFileRole, Uint8Array>();
   raw.set('documents', encodeJson(contents.documents));
-  raw.set('chunks', encodeJson(encodeChunkStore(contents.chunks)));
-  raw.set('bm25', encodeJson(contents.bm25));
+  raw.set('chunks', encodeChunkStore(contents.chunks));
+  raw.set('bm25', encodeBm25File(contents.bm25));
   if (contents.vectors) raw.set('vectors', encodeVectorTable(contents.vectors));
   if (contents.router) raw.set('router', encodeJson(contents.router));
   if (contents.lexicon) raw.set('lexicon', encodeJson(contents.lexicon));

@@ -50,7 +50,7 @@ test('(a) downloads and verifies on first load, then reads the index from Indexe
   expect([...steps]).toEqual(expect.arrayContaining(['download', 'verify', 'store', 'load']));
   const downloads = first.progress.filter((p) => p.step === 'download');
   expect(downloads.at(-1)!.done).toBe(downloads.at(-1)!.total);
-  expect(indexFiles()).toEqual(expect.arrayContaining(['/index/manifest.json', '/index/chunks.json.gz', '/index/bm25.json.gz']));
+  expect(indexFiles()).toEqual(expect.arrayContaining(['/index/manifest.json', '/index/chunks.bin.gz', '/index/bm25.bin.gz']));
 
   requests.length = 0;
   const again = await info(page);
@@ -70,7 +70,7 @@ test('(b) rejects a tampered new build with INDEX_INTEGRITY and keeps answering 
     const manifest = (await response.json()) as { buildId: string };
     await route.fulfill({ response, json: { ...manifest, buildId: 'tampered-build' } });
   });
-  await page.route('**/index/chunks.json.gz', async (route) => {
+  await page.route('**/index/chunks.bin.gz', async (route) => {
     const response = await route.fetch();
     const body = Buffer.from(await response.body());
     body[body.length - 10] ^= 0xff;
@@ -78,7 +78,7 @@ test('(b) rejects a tampered new build with INDEX_INTEGRITY and keeps answering 
   });
   const after = await info(page);
   expect(after.indexError?.code).toBe('INDEX_INTEGRITY');
-  expect(after.indexError?.message).toContain('chunks.json.gz');
+  expect(after.indexError?.message).toContain('chunks.bin.gz');
   expect(after.indexError?.message).toContain(original.buildId);
   expect(after.buildId).toBe(original.buildId);
   expect(after.fromCache).toBe(true);
@@ -95,7 +95,7 @@ test('(b) rejects a tampered new build with INDEX_INTEGRITY and keeps answering 
 });
 
 test('(b2) with no build stored, a tampered file fails the load with INDEX_INTEGRITY', async ({ page }) => {
-  await page.route('**/index/bm25.json.gz', async (route) => {
+  await page.route('**/index/bm25.bin.gz', async (route) => {
     const response = await route.fetch();
     const body = Buffer.from(await response.body());
     await route.fulfill({ response, body: body.subarray(0, body.length - 100) });

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
 import type { Answer } from '../../widget/answer/types.ts';
+import { decodeChunkStore, encodeChunkStore } from '../../widget/core/format/chunk-store.ts';
 
 async function openDemo(page: Page, query = ''): Promise<void> {
   await page.goto(`/${query}`);
@@ -173,7 +174,7 @@ test('rejects a tampered build while the stored index keeps answering', async ({
     manifest.buildId = `${manifest.buildId}-tampered`;
     await route.fulfill({ response, json: manifest });
   });
-  await page.route('**/index/chunks.json.gz', async (route) => {
+  await page.route('**/index/chunks.bin.gz', async (route) => {
     const response = await route.fetch();
     const body = Buffer.from(await response.body());
     body[body.length - 10] ^= 0xff;
@@ -205,22 +206,21 @@ test('sends nothing beyond localhost', async ({ page }) => {
 
 test('markup inside a policy document is shown as text, never run', async ({ page }) => {
   const injected = '<img src=x onerror="window.__pwned=1">';
-  const withMarkup = (store: { text: string[] }) => {
-    store.text = store.text.map((t) => t.replaceAll('שמשה', `שמשה ${injected}`));
-    return gzipSync(Buffer.from(JSON.stringify(store)));
+  const withMarkup = (gzipped: Buffer) => {
+    const chunks = decodeChunkStore(new Uint8Array(gunzipSync(gzipped)));
+    return gzipSync(encodeChunkStore(chunks.map((c) => ({ ...c, text: c.text.replaceAll('שמשה', `שמשה ${injected}`) }))));
   };
   // The build served to the browser is rewritten so one car passage carries markup; its manifest
   // gets the new size, hash and build id, as a real (malicious) publication would.
-  await page.route('**/index/chunks.json.gz', async (route) => {
+  await page.route('**/index/chunks.bin.gz', async (route) => {
     const response = await route.fetch();
-    const store = JSON.parse(gunzipSync(await response.body()).toString('utf8'));
-    await route.fulfill({ response, body: withMarkup(store) });
+    await route.fulfill({ response, body: withMarkup(await response.body()) });
   });
   await page.route('**/index/manifest.json', async (route) => {
     const response = await route.fetch();
     const manifest = await response.json();
-    const chunks = await (await page.request.get('/index/chunks.json.gz')).body();
-    const body = withMarkup(JSON.parse(gunzipSync(chunks).toString('utf8')));
+    const chunks = await (await page.request.get('/index/chunks.bin.gz')).body();
+    const body = withMarkup(chunks);
     // The route above must produce the same bytes: gzip of the same input is deterministic here.
     manifest.files.chunks.bytes = body.length;
     manifest.files.chunks.sha256 = createHash('sha256').update(body).digest('hex');

@@ -5,7 +5,7 @@
  * cannot be downloaded, or a manifest that cannot be fetched) leaves the newest stored build in
  * use, and says why. Without usable storage the index lives in memory for the session.
  */
-import { createError, isHarelError, type ErrorCode } from '../core/errors.ts';
+import { createError, HarelError, isHarelError, type ErrorCode } from '../core/errors.ts';
 import { decodeJson } from '../core/format/bytes.ts';
 import { parseManifest, type IndexFileEntry, type IndexFileRole, type IndexManifest } from '../core/format/manifest.ts';
 import { decodeIndexFiles, verifyAndInflate, type LoadedIndex } from '../core/format/read-index.ts';
@@ -71,10 +71,23 @@ export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<
   };
   const fallBack = async (error: unknown, except?: string): Promise<StoredIndexResult> => {
     if (signal?.aborted || isHarelError(error, 'ABORTED')) throw createError('ABORTED');
-    const stored = (await storedBuilds()).find((b) => b.buildId !== except);
-    if (!stored) throw error;
     const why = problem(error);
-    return fromStored(stored, { ...why, message: `${why.message} The index stored earlier (build ${stored.buildId}) stays in use.` });
+    for (const stored of (await storedBuilds()).filter((b) => b.buildId !== except)) {
+      try {
+        return await fromStored(stored, { ...why, message: `${why.message} The index stored earlier (build ${stored.buildId}) stays in use.` });
+      } catch (unusable) {
+        if (signal?.aborted) throw createError('ABORTED');
+        // A copy this version cannot read (an older index format, or storage gone bad) is no
+        // fallback: delete it so it does not take space for nothing, and try the next one.
+        await storage.delete(indexKey, stored.buildId).catch(() => undefined);
+        if (isHarelError(unusable, 'INDEX_FORMAT_UNSUPPORTED')) {
+          why.message = `${why.message} The copy stored on an earlier visit is in an older index format and was removed; connect once to download the current one.`;
+        }
+      }
+    }
+    // Same failure, its message now also saying what became of the stored copies.
+    if (why.message !== problem(error).message) throw new HarelError(why.code, why.message, { cause: error });
+    throw error;
   };
 
   let manifestBytes: Uint8Array;

@@ -18,26 +18,32 @@ const chunk = (i: number, over: Partial<Chunk> = {}): Chunk => ({
   ...over,
 });
 
-describe('chunk store', () => {
+describe('chunk store (chunks.bin)', () => {
   it('round-trips chunks, sharing repeated headings in one string table', () => {
     const chunks = Array.from({ length: 6 }, (_, i) => chunk(i));
-    const json = encodeChunkStore(chunks);
-    expect(json.strings.filter((s) => s === 'פרק ב')).toHaveLength(1);
-    expect(decodeChunkStore(JSON.parse(JSON.stringify(json)))).toEqual(chunks);
+    const bytes = encodeChunkStore(chunks);
+    const text = new TextDecoder().decode(bytes);
+    expect(text.split('פרק ב')).toHaveLength(2);
+    expect(decodeChunkStore(bytes)).toEqual(chunks);
   });
 
-  it('keeps twin groups, and reads stores written without them', () => {
-    const chunks = [chunk(0, { twin: 3, pageTwin: 5 }), chunk(1)];
-    const json = encodeChunkStore(chunks);
-    expect(decodeChunkStore(JSON.parse(JSON.stringify(json)))).toEqual(chunks);
-    const { twin: _t, pageTwin: _p, ...older } = json;
-    expect(decodeChunkStore(older)[0].twin).toBeUndefined();
+  it('keeps twin groups, texts with characters outside the BMP, and empty section paths', () => {
+    const chunks = [chunk(0, { twin: 3, pageTwin: 5 }), chunk(1, { text: 'emoji 🚗 ואז עברית', sectionPath: [] }), chunk(2, { text: '' })];
+    expect(decodeChunkStore(encodeChunkStore(chunks))).toEqual(chunks);
   });
 
-  it('rejects a store whose columns disagree in length', () => {
-    const json = encodeChunkStore([chunk(0), chunk(1)]);
-    json.text.pop();
-    expect(() => decodeChunkStore(json)).toThrowError(/column text/);
+  it('reads a store that starts at an unaligned offset of a larger buffer (Node reads files into pooled buffers)', () => {
+    const bytes = encodeChunkStore([chunk(0), chunk(1)]);
+    const shifted = new Uint8Array(bytes.length + 1);
+    shifted.set(bytes, 1);
+    expect(decodeChunkStore(shifted.subarray(1))).toEqual([chunk(0), chunk(1)]);
+  });
+
+  it('refuses a truncated store or one of another kind with INDEX_CORRUPT', () => {
+    const bytes = encodeChunkStore([chunk(0), chunk(1)]);
+    for (const bad of [bytes.subarray(0, bytes.length - 8), bytes.subarray(0, 6), new TextEncoder().encode('{"count":2}')]) {
+      expect(() => decodeChunkStore(bad)).toThrowError(expect.objectContaining({ code: 'INDEX_CORRUPT' }));
+    }
   });
 });
 

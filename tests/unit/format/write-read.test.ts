@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readIndexFolder } from '../../../builder/read-index-folder.ts';
 import { writeIndex } from '../../../builder/write/write-index.ts';
 import { isHarelError } from '../../../widget/core/errors.ts';
-import { buildBm25State } from '../../../widget/core/retrieval/bm25.ts';
-import { bm25Tokenizer, Retriever } from '../../../widget/core/retrieval/retriever.ts';
+import { compileBm25 } from '../../../builder/write/compile-bm25.ts';
+import { Retriever } from '../../../widget/core/retrieval/retriever.ts';
 import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';
 import { packVectors } from '../../../widget/core/format/int8.ts';
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
@@ -43,7 +43,7 @@ async function writeSample(out: string) {
   return writeIndex(out, {
     documents,
     chunks,
-    bm25: await buildBm25State(chunks, documents, bm25Tokenizer(DEFAULT_RETRIEVAL)),
+    bm25: compileBm25(chunks, documents),
     vectors: { count: 3, dim: 4, scales: packed.scales, data: packed.data },
     embedder: { id: 'fixture/tiny-embedder', dimensions: 4, quantization: 'int8-per-vector-scale', passagePrefix: 'passage: ', queryPrefix: 'query: ', fixture: true },
     router: null,
@@ -71,14 +71,14 @@ describe('writeIndex / readIndex', () => {
     const manifest = await writeIndex(out, {
       documents,
       chunks,
-      bm25: await buildBm25State(chunks, documents, bm25Tokenizer(DEFAULT_RETRIEVAL)),
+      bm25: compileBm25(chunks, documents),
       vectors: null,
       embedder: null,
       router: null,
       lexicon,
     });
     expect(manifest.files.lexicon?.path).toBe('lexicon.json.gz');
-    expect(manifest.formatVersion).toBe(1);
+    expect(manifest.formatVersion).toBe(2);
     expect((await readIndexFolder(out)).lexicon).toEqual(lexicon);
     const without = join(await tempDir(), 'plain');
     const plain = await writeSample(without);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';
-import { buildBm25State } from '../../../widget/core/retrieval/bm25.ts';
+import { compileBm25File } from '../../../builder/write/compile-bm25.ts';
 import { expandQuery, QueryExpander } from '../../../widget/core/retrieval/expand.ts';
-import { bm25Tokenizer, Retriever } from '../../../widget/core/retrieval/retriever.ts';
+import { Retriever } from '../../../widget/core/retrieval/retriever.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
 import { inMemoryRetriever } from './in-memory-retriever.ts';
@@ -60,7 +60,7 @@ describe('expansion in retrieval', () => {
       { id: 'he', doc: 1, page: 1, sectionPath: [], clause: null, parentId: 'q', text: 'שעות הפעילות של המוקד.', tokens: 4 },
     ];
     const retrieval = { ...DEFAULT_RETRIEVAL };
-    const base = { manifest: { retrieval } as LoadedIndex['manifest'], documents, chunks, bm25: await buildBm25State(chunks, documents, bm25Tokenizer(retrieval)), vectors: null, router: null };
+    const base = { manifest: { retrieval } as LoadedIndex['manifest'], documents, chunks, bm25: compileBm25File(chunks, documents), vectors: null, router: null };
     const mined = new Retriever({ ...base, lexicon: { version: 1, entries: [{ phrases: ['CANCER', 'סרטן'], kind: 'translation', docs: 1 }] } });
     const found = mined.search('סרטן', { mode: 'bm25', k: 2 });
     expect(found.hits.map((h) => h.chunkId)).toEqual(['en']);

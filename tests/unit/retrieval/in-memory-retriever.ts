@@ -1,8 +1,8 @@
 /** An in-memory index and its Retriever, for retrieval tests on hand-made documents and chunks. */
-import { buildBm25State } from '../../../widget/core/retrieval/bm25.ts';
+import { compileBm25File } from '../../../builder/write/compile-bm25.ts';
 import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
-import { bm25Tokenizer, Retriever } from '../../../widget/core/retrieval/retriever.ts';
+import { Retriever } from '../../../widget/core/retrieval/retriever.ts';
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
 
 export async function inMemoryRetriever(documents: IndexedDocument[], chunks: Chunk[]): Promise<Retriever> {
@@ -11,7 +11,7 @@ export async function inMemoryRetriever(documents: IndexedDocument[], chunks: Ch
     manifest: { retrieval } as LoadedIndex['manifest'],
     documents,
     chunks,
-    bm25: await buildBm25State(chunks, documents, bm25Tokenizer(retrieval)),
+    bm25: compileBm25File(chunks, documents),
     vectors: null,
     router: null,
   } satisfies LoadedIndex;

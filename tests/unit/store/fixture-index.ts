@@ -3,9 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeIndex } from '../../../builder/write/write-index.ts';
-import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';
-import { buildBm25State } from '../../../widget/core/retrieval/bm25.ts';
-import { bm25Tokenizer } from '../../../widget/core/retrieval/retriever.ts';
+import { compileBm25 } from '../../../builder/write/compile-bm25.ts';
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
 
 const documents: IndexedDocument[] = [
@@ -31,7 +29,7 @@ export async function writeBuild(edition: string): Promise<{ files: Files; build
     const manifest = await writeIndex(dir, {
       documents,
       chunks: c,
-      bm25: await buildBm25State(c, documents, bm25Tokenizer(DEFAULT_RETRIEVAL)),
+      bm25: compileBm25(c, documents),
       vectors: null,
       embedder: null,
       router: null,

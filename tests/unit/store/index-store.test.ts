@@ -66,7 +66,7 @@ describe('loadStoredIndex', () => {
   it('rejects a tampered new build with INDEX_INTEGRITY and keeps the stored build in use', async () => {
     const server = fakeServer(a.files);
     await load(server);
-    server.files = tamper(b.files, 'chunks.json.gz', (bytes) => {
+    server.files = tamper(b.files, 'chunks.bin.gz', (bytes) => {
       bytes[bytes.length - 10] ^= 0xff;
       return bytes;
     });
@@ -74,12 +74,12 @@ describe('loadStoredIndex', () => {
     expect(result.index.manifest.buildId).toBe(a.buildId);
     expect(result.fromCache).toBe(true);
     expect(result.indexError?.code).toBe('INDEX_INTEGRITY');
-    expect(result.indexError?.message).toMatch(/chunks\.json\.gz.*sha256 mismatch.*stays in use/s);
+    expect(result.indexError?.message).toMatch(/chunks\.bin\.gz.*sha256 mismatch.*stays in use/s);
     expect(await storedIds()).toEqual([a.buildId]);
   });
 
   it('rejects a truncated file with INDEX_INTEGRITY when nothing is stored to fall back on', async () => {
-    const server = fakeServer(tamper(a.files, 'bm25.json.gz', (bytes) => bytes.subarray(0, bytes.length - 50)));
+    const server = fakeServer(tamper(a.files, 'bm25.bin.gz', (bytes) => bytes.subarray(0, bytes.length - 50)));
     const error = await rejection(load(server));
     expect(isHarelError(error, 'INDEX_INTEGRITY')).toBe(true);
     expect(await storedIds()).toEqual([]);
@@ -95,6 +95,34 @@ describe('loadStoredIndex', () => {
     const offline = await load(server);
     expect(offline.index.manifest.buildId).toBe(a.buildId);
     expect(offline.indexError?.code).toBe('INDEX_DOWNLOAD_FAILED');
+  });
+
+  /** A build as an earlier version of the widget stored it: index format 1. */
+  async function storeFormat1Build(buildId: string) {
+    const manifest = JSON.parse(new TextDecoder().decode(a.files.get('manifest.json')!));
+    const old = { ...manifest, formatVersion: 1, buildId, files: { ...manifest.files, bm25: { ...manifest.files.bm25, path: 'bm25.json.gz' } } };
+    const files = { documents: a.files.get('documents.json.gz')!, chunks: new TextEncoder().encode('{"count":3}'), bm25: new TextEncoder().encode('{}') };
+    await (await openBuildStorage()).put({ indexKey: MANIFEST, buildId, storedAt: Date.now() - 1000, manifest: new TextEncoder().encode(JSON.stringify(old)), files });
+  }
+
+  it('replaces a format-1 build stored by an earlier version with the current build', async () => {
+    await storeFormat1Build('format1');
+    expect(await storedIds()).toEqual(['format1']);
+    const server = fakeServer(a.files);
+    const result = await load(server);
+    expect(result).toMatchObject({ fromCache: false, indexError: null });
+    expect(result.index.manifest.formatVersion).toBe(2);
+    expect(await storedIds()).toEqual([a.buildId]);
+  });
+
+  it('offline with only a format-1 copy: fails with the network error, says the old copy was removed, and removes it', async () => {
+    await storeFormat1Build('format1');
+    const server = fakeServer(a.files);
+    server.offline = true;
+    const error = await rejection(load(server));
+    expect(isHarelError(error, 'INDEX_DOWNLOAD_FAILED')).toBe(true);
+    expect((error as Error).message).toMatch(/older index format and was removed; connect once/);
+    expect(await storedIds()).toEqual([]);
   });
 
   it('reports a missing manifest as INDEX_NOT_FOUND, naming the URL', async () => {
@@ -146,6 +174,6 @@ describe('loadStoredIndex', () => {
     server.requested.length = 0;
     const result = await load(server);
     expect(result.fromCache).toBe(false);
-    expect(server.requested).toContain('chunks.json.gz');
+    expect(server.requested).toContain('chunks.bin.gz');
   });
 });

@@ -1,31 +1,34 @@
 /**
- * The chunk store: every chunk's text and metadata, stored column by column. Columns of small
- * integers and a shared string table for section headings compress far better than an array of
- * objects repeating the same keys and headings on every row.
+ * `chunks.bin`, the chunk store of format 2: every chunk's text and metadata, column by column,
+ * in the container of sections.ts (magic "HCC2").
+ *
+ * Numbers are typed-array sections, read in place. All texts are one UTF-8 section decoded with
+ * a single TextDecoder call, each chunk's text a slice of that one string by UTF-16 offsets:
+ * format 1 parsed the same texts out of JSON, which cost a JSON.parse of the whole corpus on every
+ * start. Ids, parent ids and the shared table of section headings and clause numbers stay in the
+ * JSON header (about 40 bytes a chunk).
+ *
+ *   sections  doc, page, tokens            Uint32Array(count)
+ *             clause, twin, pageTwin       Int32Array(count)   (-1: none; clause indexes strings)
+ *             sectionPathStart             Uint32Array(count + 1) into sectionPathItems
+ *             sectionPathItems             Uint32Array          indexes into strings
+ *             textStart                    Uint32Array(count + 1) UTF-16 offsets into the text
+ *             text                         UTF-8
  */
 import { createError } from '../errors.ts';
 import type { Chunk } from '../schema.ts';
+import { readSections, typedBytes, writeSections } from './sections.ts';
 
-export interface ChunkStoreJson {
+export const CHUNK_STORE_MAGIC = 'HCC2';
+
+interface ChunkStoreHeader {
   count: number;
   ids: string[];
-  doc: number[];
-  page: number[];
-  /** Each chunk's section path as indices into `strings`. */
-  sectionPath: number[][];
-  /** Index into `strings`, or -1 for no clause. */
-  clause: number[];
-  parentId: string[];
-  tokens: number[];
-  text: string[];
+  parentIds: string[];
   strings: string[];
-  /** Twin group of each chunk, -1 for none (absent in builds without twin detection). */
-  twin?: number[];
-  /** Twin group of each chunk's page, -1 for none. */
-  pageTwin?: number[];
 }
 
-export function encodeChunkStore(chunks: readonly Chunk[]): ChunkStoreJson {
+export function encodeChunkStore(chunks: readonly Chunk[]): Uint8Array {
   const strings: string[] = [];
   const stringIndex = new Map<string, number>();
   const intern = (s: string): number => {
@@ -37,47 +40,81 @@ export function encodeChunkStore(chunks: readonly Chunk[]): ChunkStoreJson {
     }
     return i;
   };
-  return {
-    count: chunks.length,
-    ids: chunks.map((c) => c.id),
-    doc: chunks.map((c) => c.doc),
-    page: chunks.map((c) => c.page),
-    sectionPath: chunks.map((c) => c.sectionPath.map(intern)),
-    clause: chunks.map((c) => (c.clause === null ? -1 : intern(c.clause))),
-    parentId: chunks.map((c) => c.parentId),
-    tokens: chunks.map((c) => c.tokens),
-    text: chunks.map((c) => c.text),
-    strings,
-    twin: chunks.map((c) => c.twin ?? -1),
-    pageTwin: chunks.map((c) => c.pageTwin ?? -1),
-  };
+  const n = chunks.length;
+  const column = (value: (c: Chunk) => number) => Uint32Array.from(chunks, value);
+  const signed = (value: (c: Chunk) => number) => Int32Array.from(chunks, value);
+  const sectionPathStart = new Uint32Array(n + 1);
+  const items: number[] = [];
+  const textStart = new Uint32Array(n + 1);
+  chunks.forEach((c, i) => {
+    sectionPathStart[i] = items.length;
+    for (const s of c.sectionPath) items.push(intern(s));
+    textStart[i + 1] = textStart[i] + c.text.length;
+  });
+  sectionPathStart[n] = items.length;
+  const clause = signed((c) => (c.clause === null ? -1 : intern(c.clause)));
+  const header: ChunkStoreHeader = { count: n, ids: chunks.map((c) => c.id), parentIds: chunks.map((c) => c.parentId), strings };
+  return writeSections(CHUNK_STORE_MAGIC, header, [
+    ['doc', typedBytes(column((c) => c.doc))],
+    ['page', typedBytes(column((c) => c.page))],
+    ['tokens', typedBytes(column((c) => c.tokens))],
+    ['clause', typedBytes(clause)],
+    ['twin', typedBytes(signed((c) => c.twin ?? -1))],
+    ['pageTwin', typedBytes(signed((c) => c.pageTwin ?? -1))],
+    ['sectionPathStart', typedBytes(sectionPathStart)],
+    ['sectionPathItems', typedBytes(Uint32Array.from(items))],
+    ['textStart', typedBytes(textStart)],
+    ['text', new TextEncoder().encode(chunks.map((c) => c.text).join(''))],
+  ]);
 }
 
-export function decodeChunkStore(json: ChunkStoreJson, source = 'chunks'): Chunk[] {
-  const columns = ['ids', 'doc', 'page', 'sectionPath', 'clause', 'parentId', 'tokens', 'text'] as const;
-  for (const column of columns) {
-    if (!Array.isArray(json[column]) || json[column].length !== json.count) {
-      throw createError('INDEX_CORRUPT', source, `column ${column} is missing or has the wrong length`);
-    }
+export function decodeChunkStore(bytes: Uint8Array, source = 'chunks.bin'): Chunk[] {
+  const file = readSections<ChunkStoreHeader>(bytes, CHUNK_STORE_MAGIC, source);
+  const { count, ids, parentIds, strings } = file.header;
+  const fail = (reason: string) => createError('INDEX_CORRUPT', source, reason);
+  if (!Number.isInteger(count) || count < 0) throw fail('malformed header');
+  for (const [name, list] of [['ids', ids], ['parentIds', parentIds]] as const) {
+    if (!Array.isArray(list) || list.length !== count) throw fail(`column ${name} is missing or has the wrong length`);
   }
-  const { strings } = json;
-  const chunks: Chunk[] = new Array(json.count);
-  for (let i = 0; i < json.count; i++) {
-    const clause = json.clause[i];
-    chunks[i] = {
-      id: json.ids[i],
-      doc: json.doc[i],
-      page: json.page[i],
-      sectionPath: json.sectionPath[i].map((s) => strings[s]),
-      clause: clause < 0 ? null : strings[clause],
-      parentId: json.parentId[i],
-      tokens: json.tokens[i],
-      text: json.text[i],
+  if (!Array.isArray(strings)) throw fail('string table missing');
+  const doc = file.array('doc', Uint32Array, count);
+  const page = file.array('page', Uint32Array, count);
+  const tokens = file.array('tokens', Uint32Array, count);
+  const clause = file.array('clause', Int32Array, count);
+  const twin = file.array('twin', Int32Array, count);
+  const pageTwin = file.array('pageTwin', Int32Array, count);
+  const pathStart = file.array('sectionPathStart', Uint32Array, count + 1);
+  const pathItems = file.array('sectionPathItems', Uint32Array, pathStart[count] ?? 0);
+  const textStart = file.array('textStart', Uint32Array, count + 1);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(file.bytes('text'));
+  } catch (error) {
+    throw fail(`text is not UTF-8 (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (textStart[count] !== text.length) throw fail(`text has ${text.length} characters, the offsets ${textStart[count]}`);
+  const chunks: Chunk[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    if (textStart[i] > textStart[i + 1] || pathStart[i] > pathStart[i + 1]) throw fail(`offsets of chunk ${i} are out of order`);
+    const path: string[] = [];
+    for (let j = pathStart[i]; j < pathStart[i + 1]; j++) {
+      const heading = strings[pathItems[j]];
+      if (heading === undefined) throw fail(`chunk ${i} names a missing heading`);
+      path.push(heading);
+    }
+    const chunk: Chunk = {
+      id: ids[i],
+      doc: doc[i],
+      page: page[i],
+      sectionPath: path,
+      clause: clause[i] < 0 ? null : (strings[clause[i]] ?? null),
+      parentId: parentIds[i],
+      tokens: tokens[i],
+      text: text.slice(textStart[i], textStart[i + 1]),
     };
-    const twin = json.twin?.[i] ?? -1;
-    const pageTwin = json.pageTwin?.[i] ?? -1;
-    if (twin >= 0) chunks[i].twin = twin;
-    if (pageTwin >= 0) chunks[i].pageTwin = pageTwin;
+    if (twin[i] >= 0) chunk.twin = twin[i];
+    if (pageTwin[i] >= 0) chunk.pageTwin = pageTwin[i];
+    chunks[i] = chunk;
   }
   return chunks;
 }

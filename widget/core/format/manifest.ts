@@ -8,7 +8,7 @@ import type { Lang } from '../schema.ts';
 
 export const INDEX_FORMAT = 'harel-chat-index';
 /** Bump on any incompatible change of a file's layout; readers refuse other majors. */
-export const INDEX_FORMAT_VERSION = 1;
+export const INDEX_FORMAT_VERSION = 2;
 
 /** Logical names of the files of an index build. */
 /** `lexicon` (the mined query-expansion lexicon) is optional: builds without it still load. */

@@ -5,10 +5,10 @@
 import { createError, throwIfAborted } from '../errors.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../schema.ts';
 import { decodeJson, gunzip, sha256Hex } from './bytes.ts';
-import { decodeChunkStore, type ChunkStoreJson } from './chunk-store.ts';
+import { decodeChunkStore } from './chunk-store.ts';
 import { parseManifest, type IndexFileEntry, type IndexFileRole, type IndexManifest } from './manifest.ts';
 import { decodeVectorTable, type VectorTable } from './vector-file.ts';
-import type { RawData } from '@orama/orama';
+import { Bm25File } from './bm25-file.ts';
 import type { RouterModel } from '../retrieval/route.ts';
 import { parseMinedLexicon, type MinedLexicon } from '../retrieval/mined-lexicon.ts';
 
@@ -21,8 +21,8 @@ export interface LoadedIndex {
   manifest: IndexManifest;
   documents: IndexedDocument[];
   chunks: Chunk[];
-  /** Orama's saved state of the BM25 index (documents stripped to ids). */
-  bm25: RawData;
+  /** The BM25 postings, used in place (format 2). */
+  bm25: Bm25File;
   vectors: VectorTable | null;
   router: RouterModel | null;
   /** Query-expansion equivalents mined from the corpus; absent in builds that predate it. */
@@ -58,6 +58,11 @@ export async function verifyAndInflate(entry: IndexFileEntry, stored: Uint8Array
   }
 }
 
+function bm25File(bytes: Uint8Array | undefined, path = 'bm25.bin'): Bm25File {
+  if (!bytes) throw createError('INDEX_CORRUPT', path, 'file missing');
+  return Bm25File.decode(bytes, path);
+}
+
 /** Decodes the inflated files of a build into typed values. */
 export function decodeIndexFiles(manifest: IndexManifest, raw: Partial<Record<IndexFileRole, Uint8Array>>): LoadedIndex {
   const json = <T>(role: IndexFileRole): T => {
@@ -69,16 +74,21 @@ export function decodeIndexFiles(manifest: IndexManifest, raw: Partial<Record<In
       throw createError('INDEX_CORRUPT', manifest.files[role]?.path ?? role, error instanceof Error ? error.message : String(error));
     }
   };
-  const chunks = decodeChunkStore(json<ChunkStoreJson>('chunks'), manifest.files.chunks?.path);
+  if (!raw.chunks) throw createError('INDEX_CORRUPT', manifest.files.chunks?.path ?? 'chunks', 'file missing');
+  const chunks = decodeChunkStore(raw.chunks, manifest.files.chunks?.path);
   const vectors = raw.vectors ? decodeVectorTable(raw.vectors, manifest.files.vectors?.path) : null;
   if (vectors && vectors.count !== chunks.length) {
     throw createError('INDEX_CORRUPT', manifest.files.vectors?.path ?? 'vectors', `${vectors.count} vectors for ${chunks.length} chunks`);
+  }
+  const bm25 = bm25File(raw.bm25, manifest.files.bm25?.path);
+  if (bm25.chunks !== chunks.length) {
+    throw createError('INDEX_CORRUPT', manifest.files.bm25?.path ?? 'bm25', `postings for ${bm25.chunks} chunks, the chunk store has ${chunks.length}`);
   }
   return {
     manifest,
     documents: json<IndexedDocument[]>('documents'),
     chunks,
-    bm25: json<RawData>('bm25'),
+    bm25,
     vectors,
     router: raw.router ? json<RouterModel>('router') : null,
     lexicon: raw.lexicon ? parseMinedLexicon(json<unknown>('lexicon'), manifest.files.lexicon?.path) : null,

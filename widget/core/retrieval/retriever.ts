@@ -3,12 +3,11 @@
  * worker (browser): route → BM25 and/or vectors → fuse → rank. Query embedding is done by the
  * caller (Node and browsers load the embedder differently) and passed in as a vector.
  */
-import type { Tokenizer } from '@orama/orama';
 import type { LoadedIndex } from '../format/read-index.ts';
 import type { RetrievalDefaults } from '../format/manifest.ts';
 import type { Chunk, IndexedDocument } from '../schema.ts';
-import { createOramaTokenizer, tokenize } from '../tokenizer/index.ts';
-import { restoreBm25, searchBm25, termDocumentFrequency, type Bm25Database } from './bm25.ts';
+import { tokenize } from '../tokenizer/index.ts';
+import { Bm25Index } from './bm25-index.ts';
 import { collapseTwins, type CollapsedHit } from './collapse.ts';
 import { clauseExcerpt, CrossReferenceResolver } from './cross-references.ts';
 import { QueryExpander, type Expansion } from './expand.ts';
@@ -114,11 +113,6 @@ export interface TermStats {
   df: Record<string, number>;
 }
 
-/** The tokenizer a build's BM25 index was written with. */
-export function bm25Tokenizer(retrieval: Pick<RetrievalDefaults, 'termMatch'>): Tokenizer {
-  return createOramaTokenizer({ wholeTerms: retrieval.termMatch === 'whole' });
-}
-
 /**
  * Chunks each side of the first stage (BM25 with its expansion passes, vectors) contributes to
  * fusion, whatever k is, so `k 10` and `k 30` rank their first ten results identically. 150
@@ -129,15 +123,13 @@ export const FIRST_STAGE_POOL = 150;
 
 export class Retriever {
   readonly index: LoadedIndex;
-  private readonly db: Bm25Database;
+  private readonly bm25: Bm25Index;
   private readonly expander: QueryExpander;
-  private readonly tokenizer: Tokenizer;
   private resolver: CrossReferenceResolver | null = null;
 
-  constructor(index: LoadedIndex, tokenizer: Tokenizer = bm25Tokenizer(index.manifest.retrieval)) {
+  constructor(index: LoadedIndex) {
     this.index = index;
-    this.db = restoreBm25(index.bm25, tokenizer);
-    this.tokenizer = tokenizer;
+    this.bm25 = new Bm25Index(index.bm25);
     this.expander = new QueryExpander(LEXICON, index.lexicon ?? null);
   }
 
@@ -187,7 +179,7 @@ export class Retriever {
 
     const candidates = FIRST_STAGE_POOL;
     const bm25Options = { k: candidates, domain: domainFilter, contextBoost: options.contextBoost ?? defaults.contextBoost };
-    let bm25 = mode === 'vector' ? [] : searchBm25(this.db, query, bm25Options);
+    let bm25 = mode === 'vector' ? [] : this.bm25.search(query, bm25Options);
     const weights = {
       curated: options.expansionWeight ?? defaults.expansionWeight,
       mined: options.minedExpansionWeight ?? defaults.minedExpansionWeight ?? 0,
@@ -202,7 +194,7 @@ export class Retriever {
       // find a passage, but they never outweigh the customer's own words.
       const scores = new Map(bm25.map((h) => [h.chunk, h.score]));
       for (const pass of passes) {
-        for (const h of searchBm25(this.db, pass.terms, bm25Options)) scores.set(h.chunk, (scores.get(h.chunk) ?? 0) + pass.weight * h.score);
+        for (const h of this.bm25.search(pass.terms, bm25Options)) scores.set(h.chunk, (scores.get(h.chunk) ?? 0) + pass.weight * h.score);
       }
       bm25 = [...scores].map(([chunk, score]) => ({ chunk, score })).sort((a, b) => b.score - a.score || a.chunk - b.chunk).slice(0, candidates);
     }
@@ -234,11 +226,7 @@ export class Retriever {
   /** Document frequencies of the query's terms over the whole index (no domain filter). */
   termStats(query: string): TermStats {
     const df: Record<string, number> = {};
-    for (const term of tokenize(query, { forQuery: true })) {
-      // The index stores a term as the build's tokenizer wrote it (a whole-term marker appended).
-      const [indexed] = this.tokenizer.tokenize(term, undefined) as string[];
-      df[term] = indexed === undefined ? 0 : termDocumentFrequency(this.db, indexed);
-    }
+    for (const term of tokenize(query, { forQuery: true })) df[term] = this.bm25.documentFrequency(term);
     return { chunks: this.index.chunks.length, df };
   }
 

@@ -1,14 +1,20 @@
 /**
- * BM25 over chunks with Orama and the project's tokenizer. Orama's default tokenizer splits on
+ * The reference BM25: Orama over the chunks with the project's tokenizer. Index format 1 shipped
+ * this index; format 2 ships compiled postings (builder/write/compile-bm25.ts) scored by
+ * widget/core/retrieval/bm25-index.ts, and tests hold that scorer to this one's scores. Orama's
+ * tokenizer, as before, must be ours: its default one splits on a Latin-only pattern and
+ * yields no tokens for Hebrew. Orama's default tokenizer splits on
  * a Latin-only pattern and yields no tokens for Hebrew, so the tokenizer is always passed in;
  * restoring goes through create() + load() for the same reason (the persistence plugin's
  * restore() would rebuild the database with the default tokenizer).
  */
 import { create, insertMultiple, load, save, search, type Orama, type RawData, type Tokenizer } from '@orama/orama';
 import { index as oramaIndex } from '@orama/orama/components';
-import { compactFrequencies, expandFrequencies } from './bm25-state.ts';
-import { throwIfAborted } from '../errors.ts';
-import type { Chunk, IndexedDocument, WorkOptions } from '../schema.ts';
+import { throwIfAborted } from '../../widget/core/errors.ts';
+import type { RetrievalDefaults } from '../../widget/core/format/manifest.ts';
+import type { Chunk, IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
+import { createOramaTokenizer } from '../../widget/core/tokenizer/index.ts';
+import { chunkContext } from '../write/compile-bm25.ts';
 
 export const BM25_SCHEMA = {
   /** The passage text. */
@@ -35,14 +41,9 @@ export interface Bm25SearchOptions {
   relevance?: { k?: number; b?: number; d?: number };
 }
 
-/** File names carry product names ("תנאי-פוליסת-ניתוחים-…"): their words count as context. */
-function fileWords(file: string): string {
-  const name = file.split('/').pop() ?? file;
-  return name.replace(/\.(pdf|txt|html?|aspx|md|json)$/gi, '').replace(/[-_.]+/g, ' ');
-}
-
-export function chunkContext(chunk: Chunk, document: IndexedDocument): string {
-  return [document.title, fileWords(document.file), ...chunk.sectionPath].join(' \u203a ');
+/** The tokenizer of the reference index: ours behind Orama's interface. */
+export function bm25Tokenizer(retrieval: Pick<RetrievalDefaults, 'termMatch'>): Tokenizer {
+  return createOramaTokenizer({ wholeTerms: retrieval.termMatch === 'whole' });
 }
 
 type OramaIndexComponent = ReturnType<typeof oramaIndex.createIndex>;
@@ -161,12 +162,12 @@ export async function buildBm25State(
   const state = save(db) as RawData & { docs: { docs: Record<string, unknown> } };
   const stripped: Record<string, Record<string, never>> = {};
   for (const key of Object.keys(state.docs.docs)) stripped[key] = {};
-  return compactFrequencies({ ...state, docs: { ...state.docs, docs: stripped } });
+  return { ...state, docs: { ...state.docs, docs: stripped } };
 }
 
 export function restoreBm25(state: RawData, tokenizer: Tokenizer): Bm25Database {
   const db = createDatabase(tokenizer);
-  load(db, expandFrequencies(state));
+  load(db, state);
   return db;
 }
 

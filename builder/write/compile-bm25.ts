@@ -1,0 +1,68 @@
+/**
+ * Compiles the chunks into format 2's BM25 postings (widget/core/format/bm25-file.ts). The
+ * counts are Orama's, as the reference index in builder/eval/orama-bm25.ts keeps them once its
+ * two bookkeeping steps are replaced: raw term frequency, document frequency counted per chunk,
+ * and field lengths in tokens with repeats; the average field length is Orama's running average,
+ * computed in the same order, so scores agree with the reference to the bit.
+ */
+import { BM25_FIELDS, Bm25File, encodeBm25File, NO_DOMAIN, type Bm25Contents, type Bm25Field } from '../../widget/core/format/bm25-file.ts';
+import { throwIfAborted } from '../../widget/core/errors.ts';
+import { tokenize } from '../../widget/core/tokenizer/tokenize.ts';
+import type { Chunk, IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
+
+/** File names carry product names ("תנאי-פוליסת-ניתוחים-…"): their words count as context. */
+function fileWords(file: string): string {
+  const name = file.split('/').pop() ?? file;
+  return name.replace(/\.(pdf|txt|html?|aspx|md|json)$/gi, '').replace(/[-_.]+/g, ' ');
+}
+
+/** Document title, file name and section path: the `context` field, matched with a lower boost. */
+export function chunkContext(chunk: Chunk, document: IndexedDocument): string {
+  return [document.title, fileWords(document.file), ...chunk.sectionPath].join(' \u203a ');
+}
+
+/** The text of each BM25 field of a chunk. */
+export function chunkFields(chunk: Chunk, document: IndexedDocument): Record<Bm25Field, string> {
+  return { body: chunk.text, context: chunkContext(chunk, document) };
+}
+
+export function compileBm25(chunks: readonly Chunk[], documents: readonly IndexedDocument[], options: WorkOptions = {}): Bm25Contents {
+  const domains = [...new Set(documents.map((d) => d.domain))].sort();
+  if (domains.length >= NO_DOMAIN) throw new Error(`too many domains (${domains.length})`);
+  const domainIndex = new Map(domains.map((d, i) => [d, i]));
+  const fieldLengths = { body: new Uint32Array(chunks.length), context: new Uint32Array(chunks.length) };
+  const avgFieldLength = { body: 0, context: 0 };
+  const chunkDomain = new Uint16Array(chunks.length);
+  const postings: Bm25Contents['postings'] = new Map();
+  const counts = new Map<string, number>();
+  const step = 1000;
+  for (let i = 0; i < chunks.length; i++) {
+    if (i % step === 0) {
+      throwIfAborted(options.signal);
+      options.onProgress?.({ step: 'bm25', done: i, total: chunks.length });
+    }
+    const document = documents[chunks[i].doc];
+    chunkDomain[i] = domainIndex.get(document.domain)!;
+    const texts = chunkFields(chunks[i], document);
+    const docsCount = i + 1;
+    for (const field of BM25_FIELDS) {
+      const tokens = tokenize(texts[field]);
+      avgFieldLength[field] = (avgFieldLength[field] * (docsCount - 1) + tokens.length) / docsCount;
+      fieldLengths[field][i] = tokens.length;
+      counts.clear();
+      for (const t of tokens) counts.set(t, (counts.get(t) ?? 0) + 1);
+      for (const [term, tf] of counts) {
+        let entry = postings.get(term);
+        if (!entry) postings.set(term, (entry = {}));
+        (entry[field] ??= []).push(i, tf);
+      }
+    }
+  }
+  options.onProgress?.({ step: 'bm25', done: chunks.length, total: chunks.length });
+  return { chunks: chunks.length, avgFieldLength, fieldLengths, domains, chunkDomain, postings };
+}
+
+/** The compiled postings as a reader sees them: for in-memory indexes (tests, the bench's synthetic corpora). */
+export function compileBm25File(chunks: readonly Chunk[], documents: readonly IndexedDocument[]): Bm25File {
+  return Bm25File.decode(encodeBm25File(compileBm25(chunks, documents)));
+}
