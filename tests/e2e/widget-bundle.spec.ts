@@ -20,10 +20,12 @@ import { ORT_WASM_FILES } from '../../widget/embed/model-location.ts';
 
 /**
  * The README's strictest policy, sent on every response: the workers' scripts carry it too, so
- * their wasm needs 'wasm-unsafe-eval' and transformers.js's import of onnxruntime's loader as a
- * blob: URL needs blob:.
+ * their wasm needs 'wasm-unsafe-eval'. No blob: on the widget's own origin: with transformers.js's
+ * wasm cache off (widget/embed/query-embedder.ts), onnxruntime's loader is imported from its URL,
+ * not from a blob: copy (with the cache on, this policy left search BM25-only: "Failed to fetch
+ * dynamically imported module: blob:…").
  */
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval' blob:";
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
 
 const BUNDLE_PATH = '/static/harel-chat/';
 const TYPES: Record<string, string> = {
