@@ -2,17 +2,19 @@
  * `chunks.bin`, the chunk store of format 2: every chunk's text and metadata, column by column,
  * in the container of sections.ts (magic "HCC2").
  *
- * Numbers are typed-array sections, read in place. All texts are one UTF-8 section decoded with
- * a single TextDecoder call, each chunk's text a slice of that one string by UTF-16 offsets:
- * format 1 parsed the same texts out of JSON, which cost a JSON.parse of the whole corpus on every
- * start. Ids, parent ids and the shared table of section headings and clause numbers stay in the
- * JSON header (about 40 bytes a chunk).
+ * Numbers are typed-array sections. All texts are one UTF-8 section, and a chunk's `text` is a
+ * getter that decodes its own bytes when read: a start decodes no text at all (format 1 parsed
+ * the whole corpus out of JSON on every start, and one TextDecoder call over it still costs 70 ms
+ * or more), and the worker's heap holds only the texts search actually returns, the rest staying
+ * as bytes. A getter on each object, not on a class prototype, so that spreading a chunk or
+ * serialising it still copies its text. Ids, parent ids and the shared table of section headings
+ * and clause numbers stay in the JSON header (about 40 bytes a chunk).
  *
  *   sections  doc, page, tokens            Uint32Array(count)
  *             clause, twin, pageTwin       Int32Array(count)   (-1: none; clause indexes strings)
  *             sectionPathStart             Uint32Array(count + 1) into sectionPathItems
  *             sectionPathItems             Uint32Array          indexes into strings
- *             textStart                    Uint32Array(count + 1) UTF-16 offsets into the text
+ *             textStart                    Uint32Array(count + 1) byte offsets into the text
  *             text                         UTF-8
  */
 import { createError } from '../errors.ts';
@@ -46,11 +48,15 @@ export function encodeChunkStore(chunks: readonly Chunk[]): Uint8Array {
   const sectionPathStart = new Uint32Array(n + 1);
   const items: number[] = [];
   const textStart = new Uint32Array(n + 1);
+  const encoder = new TextEncoder();
+  const texts = chunks.map((c) => encoder.encode(c.text));
   chunks.forEach((c, i) => {
     sectionPathStart[i] = items.length;
     for (const s of c.sectionPath) items.push(intern(s));
-    textStart[i + 1] = textStart[i] + c.text.length;
+    textStart[i + 1] = textStart[i] + texts[i].length;
   });
+  const text = new Uint8Array(textStart[n]);
+  texts.forEach((bytes, i) => text.set(bytes, textStart[i]));
   sectionPathStart[n] = items.length;
   const clause = signed((c) => (c.clause === null ? -1 : intern(c.clause)));
   const header: ChunkStoreHeader = { count: n, ids: chunks.map((c) => c.id), parentIds: chunks.map((c) => c.parentId), strings };
@@ -64,7 +70,7 @@ export function encodeChunkStore(chunks: readonly Chunk[]): Uint8Array {
     ['sectionPathStart', typedBytes(sectionPathStart)],
     ['sectionPathItems', typedBytes(Uint32Array.from(items))],
     ['textStart', typedBytes(textStart)],
-    ['text', new TextEncoder().encode(chunks.map((c) => c.text).join(''))],
+    ['text', text],
   ]);
 }
 
@@ -86,13 +92,11 @@ export function decodeChunkStore(bytes: Uint8Array, source = 'chunks.bin'): Chun
   const pathStart = file.array('sectionPathStart', Uint32Array, count + 1);
   const pathItems = file.array('sectionPathItems', Uint32Array, pathStart[count] ?? 0);
   const textStart = file.array('textStart', Uint32Array, count + 1);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(file.bytes('text'));
-  } catch (error) {
-    throw fail(`text is not UTF-8 (${error instanceof Error ? error.message : String(error)})`);
-  }
-  if (textStart[count] !== text.length) throw fail(`text has ${text.length} characters, the offsets ${textStart[count]}`);
+  const text = file.bytes('text');
+  if (textStart[count] !== text.length) throw fail(`text has ${text.length} bytes, the offsets ${textStart[count]}`);
+  // Not fatal: the bytes passed their sha256; a stray invalid sequence shows as U+FFFD rather
+  // than failing a search long after the index loaded.
+  const decoder = new TextDecoder('utf-8');
   const chunks: Chunk[] = new Array(count);
   for (let i = 0; i < count; i++) {
     if (textStart[i] > textStart[i + 1] || pathStart[i] > pathStart[i + 1]) throw fail(`offsets of chunk ${i} are out of order`);
@@ -110,7 +114,9 @@ export function decodeChunkStore(bytes: Uint8Array, source = 'chunks.bin'): Chun
       clause: clause[i] < 0 ? null : (strings[clause[i]] ?? null),
       parentId: parentIds[i],
       tokens: tokens[i],
-      text: text.slice(textStart[i], textStart[i + 1]),
+      get text() {
+        return decoder.decode(text.subarray(textStart[i], textStart[i + 1]));
+      },
     };
     if (twin[i] >= 0) chunk.twin = twin[i];
     if (pageTwin[i] >= 0) chunk.pageTwin = pageTwin[i];
