@@ -33,6 +33,8 @@ export async function inspectCommand(argv: string[]): Promise<number> {
     out.push(`  ${role.padEnd(10)} ${f!.path.padEnd(20)} ${kb(f!.bytes).padStart(10)} (raw ${kb(f!.rawBytes)})  sha256 ${f!.sha256.slice(0, 12)}…`);
   }
   out.push(`  total ${kb(total)}, ${(total / Math.max(1, chunks.length)).toFixed(0)} bytes per chunk`);
+  const { bm25 } = index;
+  out.push(`bm25: ${bm25.terms} terms in a front-coded dictionary; average tokens per chunk: body ${bm25.avgFieldLength[0].toFixed(1)}, context ${bm25.avgFieldLength[1].toFixed(1)}`);
   out.push('', 'by domain:        docs  chunks');
   for (const [d, c] of Object.entries(manifest.counts.byDomain).sort()) out.push(`  ${d.padEnd(24)} ${String(c.documents).padStart(4)} ${String(c.chunks).padStart(7)}`);
   out.push('', 'by language:      docs  chunks');
