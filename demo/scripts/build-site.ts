@@ -72,11 +72,15 @@ const PRECACHE = (path: string) =>
   /^(index\.html|search\.html|manifest\.webmanifest|icons\/.+\.png|assets\/.+|index\/manifest\.json)$/.test(path) &&
   !/^assets\/(web-llm|llm-worker)-[^/]+\.js$/.test(path);
 /**
- * What only the query embedder loads: the search worker's lazy chunk (transformers.js and
- * onnxruntime-web) and onnxruntime's runtime. An index without vectors never loads them, so its
- * app must not download them either (27 MB of wasm) just to precache them.
+ * What only the query embedder loads: onnxruntime's runtime, and the search worker's lazy chunk
+ * with transformers.js and onnxruntime-web — told by its content (onnxruntime's API, which no
+ * other chunk holds), so renaming a module cannot slip it into a BM25-only app's precache. An
+ * index without vectors never loads them, so its app must not download them (27 MB of wasm)
+ * just to precache them.
  */
-export const EMBEDDER_RUNTIME = /^assets\/(ort\/.+|query-embedder-[^/]+\.js)$/;
+export function isEmbedderRuntime(path: string, bytes: Uint8Array): boolean {
+  return path.startsWith('assets/ort/') || (path.endsWith('.js') && Buffer.from(bytes).includes('InferenceSession'));
+}
 
 /** Whether the index published in `outDir` has vectors: only then does a query embed. */
 function publishedIndexHasVectors(outDir: string): boolean {
@@ -125,9 +129,10 @@ export async function writeServiceWorker(outDir: string, options: { quiet?: bool
     let size = 0;
     const vectors = publishedIndexHasVectors(outDir);
     const entries = listFiles(outDir)
-      .filter((path) => PRECACHE(path) && (vectors || !EMBEDDER_RUNTIME.test(path)))
-      .map((url) => {
-        const bytes = readFileSync(join(outDir, url));
+      .filter(PRECACHE)
+      .map((url) => ({ url, bytes: readFileSync(join(outDir, url)) }))
+      .filter(({ url, bytes }) => vectors || !isEmbedderRuntime(url, bytes))
+      .map(({ url, bytes }) => {
         size += bytes.length;
         return { url, revision: HASHED.test(url) ? null : createHash('sha256').update(bytes).digest('hex').slice(0, 32) };
       });

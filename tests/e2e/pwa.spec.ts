@@ -7,7 +7,7 @@
  * open (update prompt, then the new index after the reload), a storage quota too small for the
  * index (in-memory fallback with a clear warning), and no request leaving the server's origin.
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
@@ -213,6 +213,9 @@ test('an index without vectors: the app never downloads the embedder, its runtim
   expect(answer.searchMode).toBe('bm25');
   // Asked of the server by anyone (page, workers, service worker) or stored anywhere: none of it.
   expect(requested.filter((p) => EMBEDDER_ONLY.test(p))).toEqual([]);
+  // Whatever its name: no script that holds onnxruntime's API (transformers.js calls it too).
+  const scripts = [...new Set(requested.filter((p) => p.endsWith('.js') && existsSync(join(siteBm25, p))))];
+  expect(scripts.filter((p) => readFileSync(join(siteBm25, p), 'utf8').includes('InferenceSession'))).toEqual([]);
   expect(Object.values(await cacheContents(page)).flat().filter((p) => EMBEDDER_ONLY.test(p))).toEqual([]);
 
   await context.setOffline(true);
