@@ -3,6 +3,8 @@
  * module a site loads), its worker and lazy chunks beside it, and onnxruntime-web's runtime in
  * ort/. Every URL between these files is relative to the module that asks for it
  * (`new URL(…, import.meta.url)`), so the folder works from any path or another origin.
+ * transformers.js and onnxruntime-web end up in query-embedder-*.js, which the search worker
+ * imports only for an index with vectors (tests/e2e/widget-bundle.spec.ts checks it stays apart).
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -34,9 +36,9 @@ export function copyOrtRuntime(folder = 'ort'): Plugin {
 
 /**
  * onnxruntime-web's fallback `new URL("ort-wasm-….wasm", import.meta.url)`: in library mode Vite
- * inlines such assets as base64, twice (26 MB each) into the search worker. The widget always
- * passes wasmPaths, so the fallback is never fetched; a non-literal first argument makes Vite
- * leave it alone.
+ * inlines such assets as base64, twice (26 MB each) into the chunk that holds onnxruntime (the
+ * search worker's lazy query-embedder chunk). The widget always passes wasmPaths, so the fallback
+ * is never fetched; a non-literal first argument makes Vite leave it alone.
  */
 export function keepOrtWasmExternal(): Plugin {
   return {
