@@ -5,6 +5,10 @@
  *
  * Async state follows @lit/task's shape — a status enum plus an AbortController per piece of
  * work — so a stop, a new question or a disconnect cancels exactly what is running.
+ *
+ * A question asked before search works waits in `pending` (widget/session/pending-questions.ts)
+ * and is answered through `ask`, like any other, once the index is ready and the stored
+ * conversation has been read back.
  */
 import type { Answer, AnswerMode, ChatTurn } from '../answer/types.ts';
 import { asHarelError, createError, HarelError, isHarelError } from '../core/errors.ts';
@@ -15,6 +19,7 @@ import { runAnswerLoop, type LoopState } from '../loop/machine.ts';
 import type { ContactChannels } from '../loop/strings.ts';
 import type { IndexInfo, LoadIndexOptions, SearchService } from '../search/search-service.ts';
 import type { ConversationStore } from '../store/conversation-store.ts';
+import { PendingQuestions, type PendingQuestion } from './pending-questions.ts';
 
 export type IndexStatus = 'idle' | 'loading' | 'ready' | 'error';
 export type ModelStatus = 'none' | 'checking' | 'loading' | 'ready' | 'unavailable' | 'error';
@@ -52,7 +57,12 @@ export interface AskOptions {
   contacts?: ContactChannels;
   /** Called with every streamed update of the answer text. */
   onText?: (text: string) => void;
+  /** When the customer asked, if earlier than now (a question that waited for the index). */
+  askedAt?: number;
 }
+
+/** A question waiting for the index, as the UI shows it. */
+export type QueuedQuestion = PendingQuestion<AskOptions>;
 
 export class ChatSession {
   indexStatus: IndexStatus = 'idle';
@@ -68,16 +78,28 @@ export class ChatSession {
 
   private engine: AnswerEngine = new ExtractiveEngine();
   private readonly options: SessionOptions;
+  private readonly queue: PendingQuestions<AskOptions, Answer>;
   private loadController: AbortController | null = null;
   private answerController: AbortController | null = null;
   private modelController: AbortController | null = null;
 
   constructor(options: SessionOptions) {
     this.options = options;
+    this.queue = new PendingQuestions(() => this.changed());
   }
 
   get mode(): AnswerMode {
     return this.engine.mode;
+  }
+
+  /** Questions not in `turns`: waiting for the index, or left unanswered (load failed, stopped). */
+  get pending(): readonly QueuedQuestion[] {
+    return this.queue.list;
+  }
+
+  /** Whether a question submitted now would wait (the index is not ready, or others wait before it). */
+  get queuing(): boolean {
+    return this.indexStatus === 'idle' || this.indexStatus === 'loading' || this.queue.busy;
   }
 
   async loadIndex(options: Omit<LoadIndexOptions, 'signal' | 'onProgress'>): Promise<IndexInfo> {
@@ -96,17 +118,35 @@ export class ChatSession {
         },
       });
       this.indexInfo = info;
-      this.indexStatus = 'ready';
+      // Ready only once the stored conversation is back: a question answered before would be
+      // overwritten by it, and its turns saved over the stored ones.
       await this.restoreConversation();
+      this.indexStatus = 'ready';
+      void this.queue.drain((q) => this.ask(q.text, { ...q.payload, askedAt: q.at }));
       return info;
     } catch (error) {
       this.indexStatus = 'error';
       this.indexError = asHarelError(error);
+      if (isHarelError(this.indexError, 'ABORTED')) this.queue.cancel();
+      else this.queue.fail(this.indexError);
       throw this.indexError;
     } finally {
       if (this.loadController === controller) this.loadController = null;
       this.changed();
     }
+  }
+
+  /**
+   * The customer's question, whenever it is asked: answered now when search works, else queued
+   * (shown at once, with the load's progress) and answered in turn once it does. Rejects with the
+   * load's error when the index failed, and with ABORTED when the customer stopped it.
+   */
+  submit(question: string, options: AskOptions): Promise<Answer> {
+    const text = question.trim();
+    if (!text) return Promise.reject(createError('EMPTY_QUESTION'));
+    if (this.indexStatus === 'error') return Promise.reject(this.indexError ?? createError('INDEX_NOT_READY'));
+    if (this.queuing) return this.queue.add(text, options, Date.now());
+    return this.ask(text, options);
   }
 
   /** Answers one question through the loop; a question asked while another runs stops that one. */
@@ -117,7 +157,7 @@ export class ChatSession {
     this.answerController?.abort();
     const controller = (this.answerController = new AbortController());
     const history = this.turns.slice();
-    this.turns = [...this.turns, { role: 'user', text, at: Date.now() }];
+    this.turns = [...this.turns, { role: 'user', text, at: options.askedAt ?? Date.now() }];
     this.streaming = '';
     this.answering = 'analyze';
     this.changed();
@@ -159,13 +199,15 @@ export class ChatSession {
     }
   }
 
-  /** Esc / the stop button: cancels the answer being written. */
+  /** Esc / the stop button: cancels the answer being written and every question still waiting. */
   stop(): void {
+    this.queue.cancel();
     this.answerController?.abort();
   }
 
   async clear(): Promise<void> {
     this.stop();
+    this.queue.clear();
     this.turns = [];
     this.changed();
     await this.options.conversations?.then((store) => store.clear(this.options.conversationKey)).catch(() => undefined);
@@ -208,6 +250,7 @@ export class ChatSession {
   }
 
   dispose(): void {
+    this.queue.cancel();
     this.loadController?.abort();
     this.answerController?.abort();
     this.modelController?.abort();
