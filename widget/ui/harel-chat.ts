@@ -13,13 +13,15 @@ import type { Lang } from '../core/schema.ts';
 import type { ContactChannels } from '../loop/strings.ts';
 import { createLlmLoader, probeLlmSupport, type LlmSupport } from '../session/llm-loader.ts';
 import { ChatSession } from '../session/chat-session.ts';
+import { conversationRows } from '../session/pending-questions.ts';
 import { WorkerSearchService } from '../search/worker-search-service.ts';
 import type { IndexInfo } from '../search/search-service.ts';
 import { openConversationStore } from '../store/conversation-store.ts';
 import { langDirection } from './direction.ts';
-import { cardId, renderAssistantTurn, renderStreaming, renderUserTurn } from './message-view.ts';
+import { describeLoadProgress, formatBytes, type LoadProgressView } from './load-progress.ts';
+import { cardId, renderAssistantTurn, renderPendingReply, renderProgressBar, renderStreaming, renderUserTurn } from './message-view.ts';
 import { chatStyles } from './styles.ts';
-import { DEFAULT_STARTERS, formatBytes, UI_STRINGS } from './strings.ts';
+import { DEFAULT_STARTERS, UI_STRINGS } from './strings.ts';
 
 export type ModeSetting = 'auto' | 'llm' | 'extractive';
 
@@ -109,28 +111,40 @@ export class HarelChatElement extends LitElement {
     return this.session?.mode ?? 'extractive';
   }
 
-  /** Asks a question as the customer would; resolves to the full answer (also shown in the chat). */
+  /**
+   * Asks a question as the customer would; resolves to the full answer (also shown in the chat).
+   * Asked while the index loads, the question is shown at once and answered when search works;
+   * it rejects with the load's error if the index cannot be loaded.
+   */
   async ask(question: string): Promise<Answer> {
-    await this.ready;
+    // No session before the element's first update (or without an index): wait for one.
+    if (!this.session) await this.ready;
     const session = this.session;
     if (!session) throw createError('INDEX_NOT_READY');
+    const s = UI_STRINGS[this.uiLang];
+    const waits = session.queuing && session.indexStatus !== 'ready';
     try {
-      const answer = await session.ask(question, {
+      const answering = session.submit(question, {
         // The answer is in the question's language; the interface's decides only for "?" or "5000".
         lang: this.uiLang,
         domain: this.domain || null,
         contacts: this.contacts,
       });
+      // Said once when the question is queued; the progress ticks in its reply are not announced.
+      if (waits && question.trim()) this.announcement = s.queuedAnnounce;
+      const answer = await answering;
       this.announcement = answer.text;
       this.emit('harel-chat:answer', answer);
       return answer;
     } catch (error) {
-      if (error instanceof HarelError && error.code !== 'ABORTED') this.emitError(error);
+      if (waits && error === session.indexError) this.announcement = s.queuedFailed;
+      // The load's failure was reported once, by the load; ABORTED is the customer's own stop.
+      if (error instanceof HarelError && error.code !== 'ABORTED' && error !== session.indexError) this.emitError(error);
       throw error;
     }
   }
 
-  /** Stops the answer being written (Esc does the same). */
+  /** Stops the answer being written and the questions waiting for the index (Esc does the same). */
   stop(): void {
     this.session?.stop();
   }
@@ -247,9 +261,15 @@ export class HarelChatElement extends LitElement {
     this.emit('harel-chat:error', detail);
   }
 
+  /** Whether the composer can send: from the start of loading on; not without a session or after the load failed. */
+  private get canSend(): boolean {
+    const status = this.session?.indexStatus;
+    return status !== undefined && status !== 'error';
+  }
+
   private submit(text: string): void {
     const question = text.trim();
-    if (!question || this.session?.indexStatus !== 'ready') return;
+    if (!question || !this.canSend) return;
     this.draft = '';
     const input = this.renderRoot.querySelector('textarea');
     if (input) input.value = '';
@@ -300,6 +320,16 @@ export class HarelChatElement extends LitElement {
     const s = UI_STRINGS[ui];
     const session = this.session;
     const busy = session?.answering != null;
+    const pending = session?.pending ?? [];
+    const waiting = pending.filter((q) => q.state === 'waiting');
+    // While the index loads, a waiting question's reply shows the load's progress.
+    const progress = session && session.indexStatus !== 'ready' ? describeLoadProgress(session.indexProgress, ui) : null;
+    const turns = session?.turns ?? [];
+    const handlers = {
+      onCite: (t: number, n: number) => this.showCitation(t, n),
+      onCopy: (t: number) => void this.copyAnswer(t),
+      onRetry: (t: number) => this.retry(t),
+    };
     return html`<section class="panel" part="panel" dir=${langDirection(ui)} lang=${ui} aria-label=${s.title}>
       <header part="header">
         <h2>${s.title}</h2>
@@ -307,24 +337,22 @@ export class HarelChatElement extends LitElement {
           <span class="badge mode" part="mode-badge" data-mode=${this.activeMode} title=${this.activeMode === 'llm' ? s.modeLlm : s.modeExtractive}>
             ${this.activeMode === 'llm' ? s.modeLlmShort : s.modeExtractiveShort}</span>
           ${session?.indexInfo ? html`<span class="badge" part="search-badge" data-search=${session.indexInfo.searchMode}>${session.indexInfo.searchMode === 'hybrid' ? s.searchHybrid : s.searchBm25}</span>` : nothing}
-          <button type="button" part="clear-button" @click=${() => void this.clear()} ?disabled=${!session?.turns.length}>${s.clear}</button>
+          <button type="button" part="clear-button" @click=${() => void this.clear()} ?disabled=${!turns.length && !pending.length}>${s.clear}</button>
         </div>
         <p class="subtitle">${this.activeMode === 'llm' ? s.modeLlm : s.modeExtractive}</p>
         ${this.renderModelControls(ui)}
       </header>
       ${this.renderStatus(ui)}
       <div class="log" part="messages" role="region" aria-label=${s.title} aria-busy=${busy ? 'true' : 'false'}>
-        ${session?.turns.length || busy ? nothing : this.renderStarters(ui)}
-        ${(session?.turns ?? []).map((turn, i, all) =>
-          turn.role === 'user'
-            ? renderUserTurn(turn)
-            : renderAssistantTurn(turn, i, all[i - 1]?.text ?? '', ui, {
-                onCite: (t, n) => this.showCitation(t, n),
-                onCopy: (t) => void this.copyAnswer(t),
-                onRetry: (t) => this.retry(t),
-              }, this.copiedTurn === i),
-        )}
+        ${turns.length || pending.length || busy ? nothing : this.renderStarters(ui)}
+        ${conversationRows(turns, pending).map((row) => {
+          if (row.kind === 'pending') return html`${renderUserTurn({ role: 'user', text: row.question.text, at: row.question.at })}${renderPendingReply(row.question, ui, null)}`;
+          const i = row.index;
+          const turn = turns[i];
+          return turn.role === 'user' ? renderUserTurn(turn) : renderAssistantTurn(turn, i, turns[i - 1]?.text ?? '', ui, handlers, this.copiedTurn === i);
+        })}
         ${busy ? renderStreaming(session.streaming, s.thinking) : nothing}
+        ${waiting.map((q) => html`${renderUserTurn({ role: 'user', text: q.text, at: q.at })}${renderPendingReply(q, ui, progress)}`)}
       </div>
       <div class="sr-only" aria-live="polite" aria-atomic="true">${this.announcement}</div>
       <form part="composer" @submit=${(e: Event) => { e.preventDefault(); this.submit(this.draft); }}>
@@ -332,37 +360,51 @@ export class HarelChatElement extends LitElement {
         <textarea id="q" part="input" rows="1" dir="auto" placeholder=${s.placeholder} .value=${this.draft}
           @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
           @keydown=${(e: KeyboardEvent) => this.onKeyDown(e)}></textarea>
-        ${busy
-          ? html`<button type="button" part="stop-button" @click=${() => this.stop()}>${s.stop}</button>`
-          : html`<button type="submit" class="primary" part="send-button" ?disabled=${session?.indexStatus !== 'ready'}>${s.send}</button>`}
+        ${busy || waiting.length ? html`<button type="button" part="stop-button" @click=${() => this.stop()}>${s.stop}</button>` : nothing}
+        ${busy ? nothing : html`<button type="submit" class="primary" part="send-button" ?disabled=${!this.canSend}>${s.send}</button>`}
       </form>
     </section>`;
   }
 
+  /**
+   * One polite live region for the index's whole life (loading, ready, failed): it stays in the
+   * page and only its words change, since a region inserted with its text already in it is often
+   * not read. While loading it speaks when the step changes, not on every byte: the counter is
+   * hidden from it and read on demand as the bar's value text.
+   */
   private renderStatus(ui: Lang): TemplateResult {
-    const s = UI_STRINGS[ui];
     const session = this.session;
-    if (!session) return html`<div class="status" role="status"></div>`;
-    if (session.indexStatus === 'error' && session.indexError) {
-      return html`<div class="status error" role="alert" part="status" data-state="error" data-code=${session.indexError.code}>${s.error} [${session.indexError.code}]: ${session.indexError.message}</div>`;
-    }
-    if (session.indexStatus === 'loading') {
-      const p = session.indexProgress;
-      return html`<div class="status" role="status" part="status" data-state="loading">${s.loadingIndex}
-        ${p?.total ? html`<progress max=${p.total} value=${p.done}></progress>` : html`<progress></progress>`}</div>`;
-    }
-    const info = session.indexInfo;
-    if (!info) return html`<div class="status" role="status"></div>`;
+    const status = session?.indexStatus;
+    const failed = status === 'error' ? session?.indexError ?? null : null;
+    const info = status === 'ready' ? session?.indexInfo ?? null : null;
+    const state = failed ? 'error' : status === 'loading' ? 'loading' : info ? 'ready' : nothing;
+    return html`<div class=${failed ? 'status error' : 'status'} role="status" part="status" data-state=${state}
+      data-code=${failed?.code ?? nothing} data-build=${info?.buildId ?? nothing}
+      data-step=${status === 'loading' ? session?.indexProgress?.step ?? nothing : nothing}>${failed
+        ? html`<span role="alert">${UI_STRINGS[ui].error} [${failed.code}]: ${failed.message}</span>`
+        : status === 'loading' && session
+          ? this.renderLoading(describeLoadProgress(session.indexProgress, ui))
+          : info
+            ? this.renderReady(info, ui)
+            : nothing}</div>`;
+  }
+
+  private renderLoading(view: LoadProgressView): TemplateResult {
+    return html`<span class="label">${view.label}${view.amount ? ':' : ''}</span>${view.amount ? html` <span class="amount" aria-hidden="true">${view.amount}</span>` : nothing}
+      ${renderProgressBar(view)}`;
+  }
+
+  private renderReady(info: IndexInfo, ui: Lang): TemplateResult {
+    const s = UI_STRINGS[ui];
     const warnings = [info.storageWarning, info.embedderError].filter(Boolean);
-    return html`<div class="status" role="status" part="status" data-state="ready" data-build=${info.buildId}>
-      ${s.indexReady(info.documentCount, info.chunkCount)}${info.fromCache ? ` · ${s.fromCache}` : ''}
+    return html`${s.indexReady(info.documentCount, info.chunkCount)}${info.fromCache ? ` · ${s.fromCache}` : ''}
       ${info.indexError
         ? html`<div class="stale" data-code=${info.indexError.code}>${s.staleIndex} [${info.indexError.code}] <span dir="ltr">${info.indexError.message}</span></div>`
         : nothing}
       ${warnings.map((w) => html`<div dir="auto">${w}</div>`)}
       ${this.storageUsage?.quota
-        ? html`<div part="storage" data-persisted=${this.storageUsage.persisted}>${s.storage(formatBytes(this.storageUsage.used), formatBytes(this.storageUsage.quota))}${this.storageUsage.persisted ? ` · ${s.storagePersisted}` : ''}</div>`
-        : nothing}</div>`;
+        ? html`<div part="storage" data-persisted=${this.storageUsage.persisted}>${s.storage(formatBytes(this.storageUsage.used, ui), formatBytes(this.storageUsage.quota, ui))}${this.storageUsage.persisted ? ` · ${s.storagePersisted}` : ''}</div>`
+        : nothing}`;
   }
 
   private renderModelControls(ui: Lang): TemplateResult | typeof nothing {
@@ -382,7 +424,7 @@ export class HarelChatElement extends LitElement {
     }
     if (model.status === 'none' && this.llmSupport?.ok) {
       return html`<div class="model" part="model-status" data-state="available">
-        <button type="button" part="load-model-button" @click=${() => void this.loadModel()}>${s.loadModel(formatBytes(this.llmSupport.downloadBytes))}</button>
+        <button type="button" part="load-model-button" @click=${() => void this.loadModel()}>${s.loadModel(formatBytes(this.llmSupport.downloadBytes, ui))}</button>
         ${this.llmSupport.note ? html`<details><summary>${s.details}</summary><div class="detail" dir="ltr">${this.llmSupport.note}</div></details>` : nothing}</div>`;
     }
     return nothing;

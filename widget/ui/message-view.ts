@@ -6,8 +6,10 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Answer, ChatTurn, Citation } from '../answer/types.ts';
 import type { Lang } from '../core/schema.ts';
-import { textDirection } from './direction.ts';
+import type { PendingQuestion } from '../session/pending-questions.ts';
+import { langDirection, textDirection } from './direction.ts';
 import { highlightSpans } from './highlight.ts';
+import type { LoadProgressView } from './load-progress.ts';
 import { renderRichText } from './rich-text.ts';
 import { domainName, UI_STRINGS } from './strings.ts';
 
@@ -94,5 +96,36 @@ export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question:
 export function renderStreaming(text: string, thinking: string): TemplateResult {
   return html`<article class="msg assistant" part="message assistant-message" aria-busy="true" dir=${textDirection(text || thinking)}>
     ${text ? html`<div class="body">${renderRichText(text, (n) => `[${n}]`)}</div>` : html`<div class="thinking">${thinking}</div>`}
+  </article>`;
+}
+
+/** The index's progress as a labelled bar; `<progress>` with no value is the indeterminate one. */
+export function renderProgressBar(view: LoadProgressView): TemplateResult {
+  return view.max
+    ? html`<progress max=${view.max} .value=${view.value ?? 0} aria-label=${view.label} aria-valuetext=${view.amount ?? nothing}></progress>`
+    : html`<progress aria-label=${view.label}></progress>`;
+}
+
+/**
+ * The reply to a question asked before search worked: that it waits for the documents, with the
+ * load's progress (or, once loaded, that it is next); that the documents could not be loaded and
+ * why; or that the customer stopped it. Not a live region: the element announces the wait once,
+ * rather than on every progress tick.
+ */
+export function renderPendingReply(question: PendingQuestion, ui: Lang, progress: LoadProgressView | null): TemplateResult {
+  const s = UI_STRINGS[ui];
+  const state = question.state;
+  return html`<article class="msg assistant pending" part="message assistant-message pending-reply" dir=${langDirection(ui)} data-pending=${state}
+      data-code=${question.error?.code ?? nothing}>
+    ${state === 'waiting'
+      ? progress
+        ? html`<div class="thinking">${s.queued}</div>
+            <div class="progress" aria-hidden="true">${progress.label}${progress.amount ? html`: <span class="amount">${progress.amount}</span>` : nothing}
+              ${renderProgressBar(progress)}</div>`
+        : html`<div class="thinking">${s.queuedNext}</div>`
+      : state === 'failed'
+        ? html`<div class="body"><p>${s.queuedFailed}</p></div>
+            ${question.error ? html`<div class="detail" dir="ltr">[${question.error.code}] ${question.error.message}</div>` : nothing}`
+        : html`<div class="stopped">${s.queuedStopped} ⏹</div>`}
   </article>`;
 }

@@ -24,6 +24,17 @@ export const UI_STRINGS = {
     refersTo: (clause: string, page: number) => `הסעיף מפנה לסעיף ${clause} (עמ׳ ${page}):`,
     starters: 'שאלות לדוגמה',
     loadingIndex: 'טוען את מאגר המסמכים…',
+    progressDownload: 'מוריד את המסמכים',
+    progressOf: (done: string, total: string) => `${done} מתוך ${total}`,
+    progressVerify: 'בודק את שלמות המסמכים…',
+    progressLoad: 'מכין את החיפוש…',
+    progressStore: 'שומר את המסמכים במכשיר…',
+    progressModel: 'טוען את מודל החיפוש…',
+    queued: 'אענה על השאלה מיד כשהמסמכים ייטענו.',
+    queuedAnnounce: 'השאלה התקבלה. אענה עליה מיד כשהמסמכים ייטענו.',
+    queuedNext: 'בתור: אענה מיד אחרי התשובה הקודמת…',
+    queuedFailed: 'לא ניתן היה לטעון את המסמכים, ולכן השאלה לא נענתה. בדקו את החיבור לרשת וטענו מחדש את הדף כדי לשאול שוב.',
+    queuedStopped: 'השאלה נעצרה לפני שנענתה.',
     indexReady: (docs: number, chunks: number) => `${docs} מסמכים, ${chunks} קטעים`,
     fromCache: 'נטען מהמכשיר',
     modeExtractive: 'מצב ציטוט: תשובות מצוטטות מהמסמכים (ללא מודל שפה)',
@@ -71,6 +82,17 @@ export const UI_STRINGS = {
     refersTo: (clause: string, page: number) => `This clause refers to clause ${clause} (p. ${page}):`,
     starters: 'Try asking',
     loadingIndex: 'Loading the documents…',
+    progressDownload: 'Downloading the documents',
+    progressOf: (done: string, total: string) => `${done} of ${total}`,
+    progressVerify: 'Checking the documents…',
+    progressLoad: 'Preparing search…',
+    progressStore: 'Saving the documents on this device…',
+    progressModel: 'Loading the search model…',
+    queued: 'I will answer this as soon as the documents have loaded.',
+    queuedAnnounce: 'Question received. It will be answered as soon as the documents have loaded.',
+    queuedNext: 'Next: answered right after the answer above…',
+    queuedFailed: 'The documents could not be loaded, so this question was not answered. Check the connection and reload the page to ask again.',
+    queuedStopped: 'Stopped before it was answered.',
     indexReady: (docs: number, chunks: number) => `${docs} documents, ${chunks} passages`,
     fromCache: 'loaded from this device',
     modeExtractive: 'Quote mode: answers quoted from the documents (no language model)',
@@ -128,9 +150,3 @@ export const DEFAULT_STARTERS: Record<Lang, string[]> = {
   he: ['מה ההשתתפות העצמית בביטוח הרכב?', 'האם ביטוח הנסיעות מכסה ביטול טיסה?', 'תוך כמה זמן צריך לדווח על נזק בדירה?'],
   en: ['What does the travel policy cover if my flight is cancelled?', 'How many days do I have to report a home insurance claim?'],
 };
-
-export function formatBytes(bytes: number): string {
-  const text = bytes >= 1e9 ? `${(bytes / 1e9).toFixed(1)} GB` : bytes >= 1e6 ? `${Math.round(bytes / 1e6)} MB` : `${Math.max(1, Math.round(bytes / 1e3))} KB`;
-  // Isolated left-to-right: in a Hebrew sentence "197 KB" would otherwise show as "KB 197".
-  return `\u2066${text}\u2069`;
-}

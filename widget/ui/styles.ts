@@ -145,6 +145,8 @@ export const chatStyles = css`
   }
   .thinking { color: var(--_muted); font-size: 0.85rem; }
   .stopped { color: var(--_muted); font-size: 0.78rem; }
+  .pending .progress { color: var(--_muted); font-size: 0.8rem; margin-block-start: 0.3rem; }
+  .pending .detail { color: var(--_muted); font-size: 0.75rem; overflow-wrap: anywhere; }
   .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   .model { display: flex; flex-wrap: wrap; gap: 0.4rem; align-items: center; font-size: 0.8rem; color: var(--_muted); flex-basis: 100%; }
   details.model { display: block; }
