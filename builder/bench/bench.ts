@@ -1,20 +1,113 @@
 /**
- * `npm run bench -- --index <dir> [--questions <file>] [--dims 384]`: timings and sizes that
- * steer the work, never asserted in tests. Measures index load, BM25 and vector search latency,
- * and the index's bytes per chunk beside Orama's own save() of the same chunks with vectors.
+ * `npm run bench [-- options]`: sizes and timings that steer the work, never asserted in tests.
+ *
+ * For the real index (default .tmp/harel2, built from ../shared/data/harel/corpus when missing)
+ * and for synthetic corpora of 50k and 200k chunks made from it (synthetic.ts: the real chunks
+ * replicated with fresh vocabulary, written to .tmp/bench-<n>/ and reused), it reports:
+ * - shipped bytes: the manifest's files as stored (gzip), in all and per chunk;
+ * - in Chromium (browser-bench.ts), medians of `--runs` runs: cold ready (fresh context, index
+ *   downloaded from a localhost server), warm ready (second load, from IndexedDB), search
+ *   p50/p95 (the worker's own timing, BM25), worker heap after load;
+ * - in Node: index read + verify + decode, Retriever construction, BM25 search p50/p95;
+ * - the JavaScript a page fetches before its first question (js-weight.ts), for the real index.
+ * `--json <file>` writes everything; `--profile` adds CPU profiles of the worker (cold load,
+ * warm load, a pass of searches) with their top functions.
+ *
+ * Timings depend on the machine and on what else runs on it: the load average is recorded
+ * beside each corpus.
  */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { create, insertMultiple, save } from '@orama/orama';
+import { build } from 'vite';
+import type { IndexManifest } from '../../widget/core/format/manifest.ts';
 import { Retriever } from '../../widget/core/retrieval/retriever.ts';
 import { searchVectors } from '../../widget/core/retrieval/vector-search.ts';
 import { loadQuestions } from '../eval/questions.ts';
+import { withNodeEnv } from '../node-env.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
+import { buildBenchPage, BENCH_PAGE_DIR, BENCH_PROFILE_PAGE_DIR } from './build-page.ts';
+import { median, percentile, runBrowserBench, type BrowserBenchResult, type BrowserRun, type ProfileSummary } from './browser-bench.ts';
+import { measureJsWeight, type JsWeightReport } from './js-weight.ts';
+import { ensureSyntheticIndex, syntheticQuestions, type SyntheticInfo } from './synthetic.ts';
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const DEFAULT_INDEX = '.tmp/harel2';
+const DEFAULT_CORPUS = '../shared/data/harel/corpus';
+const DEFAULT_QUESTIONS = '../shared/data/harel/questions/dev-v2.json';
+const DEFAULT_SCALES = [50_000, 200_000];
+const WIDGET_DIR = '.tmp/bench-widget';
+const PROFILE_DIR = '.tmp/bench-profiles';
+
+/** The issue's targets (issue 14, "Done when"). */
+const TARGETS = {
+  bytesPerChunk: 500,
+  coldMs: 1000,
+  warmMs: 300,
+  searchP95At15k: 15,
+  searchP95At50k: 60,
+  heapMb: 60,
+  jsGzipKb: 120,
+};
+
+interface NodeFigures {
+  /** readIndexFolder: read, verify, inflate, decode (median of three). */
+  loadMs: number;
+  /** new Retriever(index) (median of three). */
+  retrieverMs: number;
+  /** Retriever.search, BM25, k 10, every query three times. */
+  searchP50: number;
+  searchP95: number;
+  vectorScan: { dims: number; p50: number; p95: number } | null;
 }
+
+interface CorpusReport {
+  name: string;
+  dir: string;
+  buildId: string;
+  chunks: number;
+  documents: number;
+  queries: number;
+  shipped: { bytes: number; rawBytes: number; perChunk: number; files: Record<string, { bytes: number; rawBytes: number }> };
+  loadavg: number[];
+  synthetic: SyntheticInfo | null;
+  node: NodeFigures | null;
+  browser: BrowserBenchResult | null;
+  /** Why this corpus has no figures at all (it could not be built or read). */
+  error: string | null;
+}
+
+interface BenchReport {
+  date: string;
+  machine: { cpus: number; model: string; node: string };
+  options: { index: string; questions: string; scales: number[]; runs: number; k: number };
+  corpora: CorpusReport[];
+  jsWeight: { totals: JsWeightReport['beforeReady']['totals']; files: JsWeightReport['beforeReady']['files']; readyMs: number } | { error: string } | null;
+}
+
+const USAGE = `usage: npm run bench [-- options]
+
+  --index <dir>        the real index (default ${DEFAULT_INDEX}; built from ${DEFAULT_CORPUS} when missing)
+  --questions <file>   questions to search (default ${DEFAULT_QUESTIONS})
+  --scale <n,n>        synthetic corpora sizes in chunks (default ${DEFAULT_SCALES.join(',')}; 0 for none)
+  --rebuild            rebuild the synthetic corpora even when .tmp/bench-<n>/ holds them
+  --runs <n>           browser runs per corpus, medians reported (default 3)
+  --json <file>        write every figure as JSON
+  --profile            CPU profiles of the search worker (cold load, warm load, searches): top functions
+                       printed, the profiles written to ${PROFILE_DIR}/ (open them in DevTools)
+  --snapshot           a heap snapshot of the worker after load (memory outside the V8 heap too)
+  --no-browser         Node figures only
+  --skip-js-weight     do not build the widget and measure the JavaScript fetched before a question
+  --orama-save         also Orama's own save() of the real chunks with random vectors (slow)
+  --dims <n>           vector width for --orama-save (default 384)
+`;
+
+const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(x < 10 ? 1 : 0)} ms` : '—');
+const mb = (x: number | null | undefined) => (x !== null && x !== undefined && Number.isFinite(x) ? `${(x / 1e6).toFixed(1)} MB` : '—');
+const log = (line: string) => process.stderr.write(`${line}\n`);
 
 function randomUnitVector(dim: number, seed: number): number[] {
   let s = seed * 2654435761 + 1;
@@ -26,64 +119,336 @@ function randomUnitVector(dim: number, seed: number): number[] {
   return v.map((x) => x / norm);
 }
 
-const ms = (x: number) => `${x.toFixed(1)} ms`;
+async function ensureRealIndex(dir: string, isDefault: boolean): Promise<void> {
+  if (existsSync(join(dir, 'manifest.json'))) return;
+  if (!isDefault || !existsSync(DEFAULT_CORPUS)) throw new Error(`no index at ${dir}: build one (npx harel-builder build <corpus> --out ${dir} --no-embed)`);
+  log(`no index at ${dir}: building it from ${DEFAULT_CORPUS} (BM25 only)`);
+  const run = spawnSync(process.execPath, ['builder/bin/harel-builder.mjs', 'build', DEFAULT_CORPUS, '--out', dir, '--no-embed'], { stdio: 'inherit' });
+  if (run.status !== 0) throw new Error(`building ${dir} failed`);
+}
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    args: process.argv.slice(2),
-    options: { index: { type: 'string' }, questions: { type: 'string' }, dims: { type: 'string' }, 'skip-orama-save': { type: 'boolean' } },
-  });
-  if (!values.index) throw new Error('usage: npm run bench -- --index <dir> [--questions <file>] [--dims 384]');
-  let t = performance.now();
-  const index = await readIndexFolder(values.index);
-  const loadMs = performance.now() - t;
-  t = performance.now();
-  const retriever = new Retriever(index);
-  const restoreMs = performance.now() - t;
-  const n = index.chunks.length;
-  const bytes = Object.values(index.manifest.files).reduce((s, f) => s + f!.bytes, 0);
-  console.log(`index ${index.manifest.buildId}: ${n} chunks, ${(bytes / 1024).toFixed(0)} KB on disk, ${(bytes / n).toFixed(0)} bytes/chunk`);
-  for (const [role, f] of Object.entries(index.manifest.files)) console.log(`  ${role.padEnd(10)} ${(f!.bytes / 1024).toFixed(0).padStart(7)} KB gz, ${(f!.rawBytes / 1024).toFixed(0).padStart(7)} KB raw`);
-  console.log(`read+verify+inflate ${ms(loadMs)}, Orama restore ${ms(restoreMs)}`);
+async function shippedBytes(dir: string): Promise<CorpusReport['shipped'] & { manifest: IndexManifest }> {
+  const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as IndexManifest;
+  const files: Record<string, { bytes: number; rawBytes: number }> = {};
+  for (const [role, f] of Object.entries(manifest.files)) files[role] = { bytes: f!.bytes, rawBytes: f!.rawBytes };
+  const bytes = Object.values(files).reduce((s, f) => s + f.bytes, 0);
+  const rawBytes = Object.values(files).reduce((s, f) => s + f.rawBytes, 0);
+  return { manifest, bytes, rawBytes, perChunk: bytes / manifest.counts.chunks, files };
+}
 
-  const queries = values.questions ? (await loadQuestions(values.questions)).map((q) => q.question) : ['ביטוח רכב השתתפות עצמית', 'travel insurance baggage', 'תקופת אכשרה'];
+async function nodeFigures(dir: string, queries: readonly string[]): Promise<NodeFigures> {
+  const loads: number[] = [];
+  const retrievers: number[] = [];
+  let retriever: Retriever | null = null;
+  for (let i = 0; i < 3; i++) {
+    retriever = null;
+    let t = performance.now();
+    const index = await readIndexFolder(dir);
+    loads.push(performance.now() - t);
+    t = performance.now();
+    retriever = new Retriever(index);
+    retrievers.push(performance.now() - t);
+  }
   const times: number[] = [];
   for (let round = 0; round < 3; round++) {
     for (const q of queries) {
       const s = performance.now();
-      retriever.search(q, { mode: 'bm25', k: 10 });
+      retriever!.search(q, { mode: 'bm25', k: 10 });
       times.push(performance.now() - s);
     }
   }
-  console.log(`BM25 search (route + search, k=10) over ${times.length} queries: p50 ${ms(percentile(times, 50))}, p95 ${ms(percentile(times, 95))}`);
-
-  const dims = Number(values.dims ?? index.vectors?.dim ?? 384);
-  if (index.vectors) {
+  let vectorScan: NodeFigures['vectorScan'] = null;
+  const vectors = retriever!.index.vectors;
+  if (vectors) {
     const vt: number[] = [];
     for (let i = 0; i < 20; i++) {
-      const q = new Float32Array(randomUnitVector(index.vectors.dim, i));
+      const q = new Float32Array(randomUnitVector(vectors.dim, i));
       const s = performance.now();
-      searchVectors(index.vectors, q, { k: 50 });
+      searchVectors(vectors, q, { k: 50 });
       vt.push(performance.now() - s);
     }
-    console.log(`int8 vector scan (${index.vectors.dim} dims): p50 ${ms(percentile(vt, 50))}, p95 ${ms(percentile(vt, 95))}`);
+    vectorScan = { dims: vectors.dim, p50: percentile(vt, 50), p95: percentile(vt, 95) };
   }
+  return { loadMs: median(loads), retrieverMs: median(retrievers), searchP50: percentile(times, 50), searchP95: percentile(times, 95), vectorScan };
+}
 
-  if (!values['skip-orama-save']) {
-    // Orama's own persistence of the same chunks, text and a `dims`-wide vector each.
-    const db = create({ schema: { body: 'string', domain: 'enum', embedding: `vector[${dims}]` } as const });
-    const rows = index.chunks.map((c, i) => ({ id: String(i), body: c.text, domain: index.documents[c.doc].domain, embedding: randomUnitVector(dims, i) }));
-    await insertMultiple(db, rows, 500);
-    try {
-      const json = JSON.stringify(save(db));
-      const gz = gzipSync(json).byteLength;
-      console.log(`Orama save() of the same ${n} chunks with ${dims}-dim vectors: ${(json.length / 1024 / 1024).toFixed(1)} MB JSON (${(json.length / n).toFixed(0)} bytes/chunk), ${(gz / 1024 / 1024).toFixed(1)} MB gzipped (${(gz / n).toFixed(0)} bytes/chunk)`);
-    } catch (error) {
-      console.log(`Orama save() of the same ${n} chunks with ${dims}-dim vectors failed: ${error instanceof Error ? error.message : String(error)}`);
-    }
-    const hc = dims + 4;
-    console.log(`this format with ${dims}-dim int8 vectors would add ${hc} bytes/chunk raw (${((hc * n) / 1024 / 1024).toFixed(1)} MB)`);
+/** Orama's own persistence of the same chunks, text and a `dims`-wide vector each (the format-1 comparison). */
+async function oramaSave(dir: string, dims: number): Promise<void> {
+  const { create, insertMultiple, save } = await import('@orama/orama');
+  const index = await readIndexFolder(dir);
+  const n = index.chunks.length;
+  const db = create({ schema: { body: 'string', domain: 'enum', embedding: `vector[${dims}]` } as const });
+  const rows = index.chunks.map((c, i) => ({ id: String(i), body: c.text, domain: index.documents[c.doc].domain, embedding: randomUnitVector(dims, i) }));
+  await insertMultiple(db, rows, 500);
+  try {
+    const json = JSON.stringify(save(db));
+    const gz = gzipSync(json).byteLength;
+    console.log(`Orama save() of the same ${n} chunks with ${dims}-dim vectors: ${(json.length / 1024 / 1024).toFixed(1)} MB JSON (${(json.length / n).toFixed(0)} bytes/chunk), ${(gz / 1024 / 1024).toFixed(1)} MB gzipped (${(gz / n).toFixed(0)} bytes/chunk)`);
+  } catch (error) {
+    console.log(`Orama save() of the same ${n} chunks with ${dims}-dim vectors failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  console.log(`this format with ${dims}-dim int8 vectors would add ${dims + 4} bytes/chunk raw (${(((dims + 4) * n) / 1024 / 1024).toFixed(1)} MB)`);
+}
+
+/** The widget as `npm run build:widget` builds it, into a folder of the bench's own. */
+async function buildWidget(outDir: string): Promise<string> {
+  await withNodeEnv('production', () => build({ configFile: resolve('vite.widget.config.ts'), logLevel: 'warn', build: { outDir: resolve(outDir), emptyOutDir: true } }));
+  return resolve(outDir);
+}
+
+async function jsWeight(indexDir: string): Promise<BenchReport['jsWeight']> {
+  try {
+    log(`building the widget into ${WIDGET_DIR} for the JavaScript weight`);
+    const widget = await buildWidget(WIDGET_DIR);
+    // builder/bench/js-weight.ts: the JavaScript and wasm fetched before the first question.
+    const report = await measureJsWeight({ dir: widget, index: indexDir });
+    return { totals: report.beforeReady.totals, files: report.beforeReady.files, readyMs: report.readyMs };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
   }
 }
 
-await main();
+function corpusName(chunks: number, synthetic: boolean): string {
+  return synthetic ? `synthetic ${chunks.toLocaleString('en-US')}` : `real ${chunks.toLocaleString('en-US')}`;
+}
+
+async function measureCorpus(
+  name: string,
+  dir: string,
+  queries: readonly string[],
+  synthetic: SyntheticInfo | null,
+  options: { browser: boolean; runs: number; k: number; profile: boolean; snapshot: boolean; pageDir: string; profilePageDir: string | null },
+): Promise<CorpusReport> {
+  const shipped = await shippedBytes(dir);
+  const { manifest, ...bytes } = shipped;
+  const report: CorpusReport = {
+    name,
+    dir,
+    buildId: manifest.buildId,
+    chunks: manifest.counts.chunks,
+    documents: manifest.counts.documents,
+    queries: queries.length,
+    shipped: bytes,
+    loadavg: loadavg(),
+    synthetic,
+    node: null,
+    browser: null,
+    error: null,
+  };
+  log(`${name} (${dir}, build ${manifest.buildId}): ${report.chunks} chunks, ${mb(bytes.bytes)} shipped, load average ${report.loadavg.map((x) => x.toFixed(2)).join(' ')}`);
+  try {
+    report.node = await nodeFigures(dir, queries);
+    log(`  Node: load ${ms(report.node.loadMs)}, Retriever ${ms(report.node.retrieverMs)}, search p50 ${ms(report.node.searchP50)} / p95 ${ms(report.node.searchP95)}`);
+  } catch (error) {
+    report.error = `Node: ${error instanceof Error ? error.message : String(error)}`;
+    log(`  ${report.error}`);
+  }
+  if (options.browser) {
+    report.browser = await runBrowserBench({
+      indexDir: dir,
+      files: Object.values(manifest.files).map((f) => f!.path),
+      queries,
+      pageDir: options.pageDir,
+      profilePageDir: options.profile ? options.profilePageDir : null,
+      profilePrefix: options.profile ? resolve(PROFILE_DIR, name.replace(/[^a-z0-9]+/gi, '-')) : null,
+      runs: options.runs,
+      k: options.k,
+      snapshot: options.snapshot,
+      log,
+    });
+  }
+  return report;
+}
+
+function printTable(report: BenchReport): void {
+  const cs = report.corpora;
+  const head = ['', 'target', ...cs.map((c) => c.name)];
+  const rows: string[][] = [];
+  const row = (label: string, target: string, value: (c: CorpusReport) => string) => rows.push([label, target, ...cs.map((c) => value(c))]);
+  const b = (c: CorpusReport) => (c.browser && c.browser.runs.length ? c.browser : null);
+  row('shipped (gzip, all files)', '', (c) => mb(c.shipped.bytes));
+  row('  bytes per chunk', `≤ ${TARGETS.bytesPerChunk}`, (c) => c.shipped.perChunk.toFixed(0));
+  row('cold ready (download)', `≤ ${TARGETS.coldMs} ms`, (c) => ms(b(c)?.median.coldMs ?? NaN));
+  row('warm ready (IndexedDB)', `≤ ${TARGETS.warmMs} ms`, (c) => ms(b(c)?.median.warmMs ?? NaN));
+  row('search p50 (worker)', '', (c) => ms(b(c)?.median.searchP50 ?? NaN));
+  row('search p95 (worker)', `≤ ${TARGETS.searchP95At15k} / ${TARGETS.searchP95At50k} ms`, (c) => ms(b(c)?.median.searchP95 ?? NaN));
+  row('  first pass p95 (JIT cold)', '', (c) => ms(b(c)?.median.firstPassP95 ?? NaN));
+  row('worker heap used (V8)', `≤ ${TARGETS.heapMb} MB`, (c) => mb(b(c)?.median.heapUsedBytes));
+  row('  + ArrayBuffers', '', (c) => mb(b(c)?.median.heapBackingStoreBytes));
+  row('  heap snapshot, all', '', (c) => mb(c.browser?.snapshot?.total));
+  row('Node: read + decode', '', (c) => ms(c.node?.loadMs ?? NaN));
+  row('Node: new Retriever', '', (c) => ms(c.node?.retrieverMs ?? NaN));
+  row('Node: search p50 / p95', '', (c) => (c.node ? `${ms(c.node.searchP50)} / ${ms(c.node.searchP95)}` : '—'));
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  console.log(line(head));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+  console.log(`(medians of ${report.options.runs} runs in Chromium; ${report.options.k} results a search; ${report.machine.cpus} CPUs, ${report.machine.model}; load average per corpus: ${cs.map((c) => c.loadavg[0].toFixed(1)).join(', ')})`);
+  for (const c of cs) {
+    const problems = [c.error, c.browser?.error].filter(Boolean);
+    if (problems.length) console.log(`${c.name}: FAILED — ${problems.join('; ')}${c.browser?.runs.length ? ` (after ${c.browser.runs.length} complete run(s); figures above are theirs)` : ''}`);
+  }
+}
+
+function printDetails(report: BenchReport): void {
+  for (const c of report.corpora) {
+    const runs = c.browser?.runs ?? [];
+    if (runs.length) {
+      const byWarm = [...runs].sort((a, b) => a.warm.ms - b.warm.ms)[Math.floor((runs.length - 1) / 2)];
+      const byCold = [...runs].sort((a, b) => a.cold.ms - b.cold.ms)[Math.floor((runs.length - 1) / 2)];
+      const phases = (p: { phase: string; ms: number }[]) => p.map((x) => `${x.phase} ${ms(x.ms)}`).join(', ');
+      console.log(`\n${c.name}: ${c.queries} queries, ${runs[0].search.routed} routed to a domain, ${runs[0].search.empty} with no hit; search round trip p50 ${ms(median(runs.map((r) => r.search.roundTripP50)))} / p95 ${ms(median(runs.map((r) => r.search.roundTripP95)))}`);
+      console.log(`  cold (median run): ${phases(byCold.cold.phases)}`);
+      console.log(`  warm (median run): ${phases(byWarm.warm.phases)}`);
+      const floor = (key: Exclude<keyof BrowserRun['floors'], 'errors'>) => {
+        const values = runs.map((r) => r.floors[key]).filter((x): x is number => x !== null);
+        return values.length ? ms(median(values)) : 'failed';
+      };
+      console.log(
+        `  floor, the same files alone on the page's thread: IndexedDB read ${floor('idbRead')}, sha256 ${floor('sha256')}, gunzip ${floor('gunzip')}; stored inflated instead: IndexedDB read ${floor('idbReadInflated')}, sha256 ${floor('sha256Inflated')}`,
+      );
+      const floorErrors = [...new Set(runs.flatMap((r) => r.floors.errors))];
+      if (floorErrors.length) console.log(`  floor measurements that failed: ${floorErrors.join('; ')}`);
+    }
+    const files = Object.entries(c.shipped.files)
+      .map(([role, f]) => `${role} ${mb(f.bytes)} (${mb(f.rawBytes)} raw)`)
+      .join(', ');
+    console.log(`  files: ${files}`);
+    if (c.synthetic) {
+      const s = c.synthetic;
+      console.log(
+        `  synthetic: ${s.replicas} replicas of ${s.source.chunks} chunks; ${s.terms.synthetic} terms (real ${s.terms.source}); ${s.tokensPerChunk.synthetic.toFixed(1)} BM25 tokens a chunk (real ${s.tokensPerChunk.source.toFixed(1)}); ${s.sharedTerms} rewritten terms met a real one`,
+      );
+    }
+    if (c.browser?.snapshot) {
+      const top = Object.entries(c.browser.snapshot.byType)
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([t, n]) => `${t} ${mb(n)}`)
+        .join(', ');
+      console.log(`  heap snapshot after load: ${mb(c.browser.snapshot.total)} (${top})`);
+    }
+    const profiles = c.browser?.profiles;
+    if (profiles) {
+      const show = (what: string, p: ProfileSummary) => {
+        console.log(`  CPU profile, ${what} (${ms(p.durationMs)} profiled${p.file ? `, ${p.file}` : ''}): self / total`);
+        for (const e of p.top.slice(0, 12)) console.log(`    ${ms(e.selfMs).padStart(9)} ${ms(e.totalMs).padStart(9)}  ${e.fn}`);
+      };
+      show('cold load', profiles.cold);
+      show('warm load', profiles.warm);
+      show(`one pass of ${c.queries} searches`, profiles.search);
+    }
+  }
+  const jw = report.jsWeight;
+  if (jw && 'totals' in jw) {
+    console.log(`\nJavaScript fetched before the first question (widget build, real index, js-weight.ts): ${(jw.totals.js.gzipBytes / 1000).toFixed(1)} KB gzipped (target ≤ ${TARGETS.jsGzipKb} KB), wasm ${(jw.totals.wasm.gzipBytes / 1000).toFixed(1)} KB; ${jw.totals.files} files`);
+  } else if (jw) {
+    console.log(`\nJavaScript weight: FAILED — ${jw.error}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: process.argv.slice(2),
+    options: {
+      index: { type: 'string' },
+      questions: { type: 'string' },
+      scale: { type: 'string' },
+      rebuild: { type: 'boolean' },
+      runs: { type: 'string' },
+      k: { type: 'string' },
+      json: { type: 'string' },
+      profile: { type: 'boolean' },
+      snapshot: { type: 'boolean' },
+      'no-browser': { type: 'boolean' },
+      'skip-js-weight': { type: 'boolean' },
+      'orama-save': { type: 'boolean' },
+      dims: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const indexDir = values.index ?? DEFAULT_INDEX;
+  await ensureRealIndex(indexDir, values.index === undefined);
+  const questionsFile = values.questions ?? DEFAULT_QUESTIONS;
+  const questions = existsSync(questionsFile) ? (await loadQuestions(questionsFile)).map((q) => q.question) : null;
+  if (!questions) log(`${questionsFile} not found: searching three sample questions`);
+  const queries = questions ?? ['ביטוח רכב השתתפות עצמית', 'travel insurance baggage', 'תקופת אכשרה'];
+  const scales = (values.scale ?? DEFAULT_SCALES.join(','))
+    .split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => Number.isInteger(n) && n > 0);
+  const runs = Number(values.runs ?? 3);
+  const k = Number(values.k ?? 10);
+  const browser = !values['no-browser'];
+
+  let pageDir = BENCH_PAGE_DIR;
+  let profilePageDir: string | null = null;
+  if (browser) {
+    log(`building the bench page into ${BENCH_PAGE_DIR}`);
+    pageDir = await buildBenchPage(BENCH_PAGE_DIR);
+    if (values.profile) profilePageDir = await buildBenchPage(BENCH_PROFILE_PAGE_DIR, { minify: false });
+  }
+  const corpusOptions = { browser, runs, k, profile: Boolean(values.profile), snapshot: Boolean(values.snapshot), pageDir, profilePageDir };
+
+  const report: BenchReport = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
+    options: { index: resolve(indexDir), questions: resolve(questionsFile), scales, runs, k },
+    corpora: [],
+    jsWeight: null,
+  };
+
+  const realChunks = JSON.parse(await readFile(join(indexDir, 'manifest.json'), 'utf8')).counts.chunks as number;
+  report.corpora.push(await measureCorpus(corpusName(realChunks, false), resolve(indexDir), queries, null, corpusOptions));
+  if (values['orama-save']) await oramaSave(indexDir, Number(values.dims ?? 384));
+
+  for (const n of scales) {
+    const dir = resolve(`.tmp/bench-${n}`);
+    let info: SyntheticInfo;
+    try {
+      const made = await ensureSyntheticIndex(indexDir, dir, n, { rebuild: values.rebuild, log });
+      info = made.info;
+      log(`${made.built ? 'built' : 'reusing'} ${dir} (${info.replicas} replicas${made.built ? `, ${info.buildSeconds.toFixed(0)} s` : ''})`);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      log(`synthetic ${n}: could not be built: ${message}`);
+      report.corpora.push({
+        name: corpusName(n, true),
+        dir,
+        buildId: '',
+        chunks: n,
+        documents: 0,
+        queries: 0,
+        shipped: { bytes: NaN, rawBytes: NaN, perChunk: NaN, files: {} },
+        loadavg: loadavg(),
+        synthetic: null,
+        node: null,
+        browser: null,
+        error: `build: ${message}`,
+      });
+      continue;
+    }
+    report.corpora.push(await measureCorpus(corpusName(n, true), dir, syntheticQuestions(queries, info.replicas), info, corpusOptions));
+  }
+
+  if (browser && !values['skip-js-weight']) report.jsWeight = await jsWeight(indexDir);
+
+  console.log('');
+  printTable(report);
+  printDetails(report);
+  if (values.json) {
+    await mkdir(dirname(resolve(values.json)), { recursive: true });
+    await writeFile(values.json, `${JSON.stringify(report, null, 2)}\n`);
+    log(`wrote ${values.json}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = 1;
+});
