@@ -82,6 +82,7 @@ interface CorpusReport {
 
 interface BenchReport {
   date: string;
+  targets: typeof TARGETS;
   machine: { cpus: number; model: string; node: string };
   options: { index: string; questions: string; scales: number[]; runs: number; k: number };
   corpora: CorpusReport[];
@@ -284,7 +285,8 @@ function printTable(report: BenchReport): void {
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
-  console.log(`(medians of ${report.options.runs} runs in Chromium; ${report.options.k} results a search; ${report.machine.cpus} CPUs, ${report.machine.model}; load average per corpus: ${cs.map((c) => c.loadavg[0].toFixed(1)).join(', ')})`);
+  const where = cs.some((c) => c.browser) ? `medians of ${report.options.runs} runs in Chromium, ` : 'Node only, ';
+  console.log(`(${where}${report.options.k} results a search; ${report.machine.cpus} CPUs, ${report.machine.model}; load average per corpus: ${cs.map((c) => c.loadavg[0].toFixed(1)).join(', ')})`);
   for (const c of cs) {
     const problems = [c.error, c.browser?.error].filter(Boolean);
     if (problems.length) console.log(`${c.name}: FAILED — ${problems.join('; ')}${c.browser?.runs.length ? ` (after ${c.browser.runs.length} complete run(s); figures above are theirs)` : ''}`);
@@ -294,11 +296,12 @@ function printTable(report: BenchReport): void {
 function printDetails(report: BenchReport): void {
   for (const c of report.corpora) {
     const runs = c.browser?.runs ?? [];
+    console.log(`\n${c.name} (${c.dir}, build ${c.buildId}, ${c.documents} documents):`);
     if (runs.length) {
       const byWarm = [...runs].sort((a, b) => a.warm.ms - b.warm.ms)[Math.floor((runs.length - 1) / 2)];
       const byCold = [...runs].sort((a, b) => a.cold.ms - b.cold.ms)[Math.floor((runs.length - 1) / 2)];
       const phases = (p: { phase: string; ms: number }[]) => p.map((x) => `${x.phase} ${ms(x.ms)}`).join(', ');
-      console.log(`\n${c.name}: ${c.queries} queries, ${runs[0].search.routed} routed to a domain, ${runs[0].search.empty} with no hit; search round trip p50 ${ms(median(runs.map((r) => r.search.roundTripP50)))} / p95 ${ms(median(runs.map((r) => r.search.roundTripP95)))}`);
+      console.log(`  ${c.queries} queries, ${runs[0].search.routed} routed to a domain, ${runs[0].search.empty} with no hit; search round trip p50 ${ms(median(runs.map((r) => r.search.roundTripP50)))} / p95 ${ms(median(runs.map((r) => r.search.roundTripP95)))}`);
       console.log(`  cold (median run): ${phases(byCold.cold.phases)}`);
       console.log(`  warm (median run): ${phases(byWarm.warm.phases)}`);
       const floor = (key: Exclude<keyof BrowserRun['floors'], 'errors'>) => {
@@ -397,6 +400,7 @@ async function main(): Promise<void> {
 
   const report: BenchReport = {
     date: new Date().toISOString(),
+    targets: TARGETS,
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
     options: { index: resolve(indexDir), questions: resolve(questionsFile), scales, runs, k },
     corpora: [],
