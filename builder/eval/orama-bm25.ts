@@ -15,6 +15,7 @@ import type { RetrievalDefaults } from '../../widget/core/format/manifest.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
 import { createOramaTokenizer } from '../../widget/core/tokenizer/index.ts';
 import { chunkContext } from '../write/compile-bm25.ts';
+import type { Bm25Hit, Bm25SearchOptions } from '../../widget/core/retrieval/bm25-index.ts';
 
 export const BM25_SCHEMA = {
   /** The passage text. */
@@ -26,20 +27,6 @@ export const BM25_SCHEMA = {
 
 export type Bm25Database = Orama<typeof BM25_SCHEMA>;
 
-export interface Bm25Hit {
-  /** Index of the chunk in the index's chunk table. */
-  chunk: number;
-  score: number;
-}
-
-export interface Bm25SearchOptions {
-  k: number;
-  domain?: string | null;
-  /** Boost of the context field relative to the body. */
-  contextBoost?: number;
-  /** BM25 parameters (Orama's defaults: k 1.2, b 0.75, d 0.5). */
-  relevance?: { k?: number; b?: number; d?: number };
-}
 
 /** The tokenizer of the reference index: ours behind Orama's interface. */
 export function bm25Tokenizer(retrieval: Pick<RetrievalDefaults, 'termMatch'>): Tokenizer {
