@@ -158,14 +158,6 @@ export function restoreBm25(state: RawData, tokenizer: Tokenizer): Bm25Database 
   return db;
 }
 
-/** Chunks whose body holds `term` (a term as the tokenizer produces it). */
-export function termDocumentFrequency(db: Bm25Database, term: string): number {
-  // The postings themselves: the saved state's occurrence counts are not restored by load().
-  const tree = (db.data.index as unknown as IndexData).indexes.body;
-  if (!tree || tree.type !== 'Radix') return 0;
-  return exactNode(tree.node as unknown as RadixNode, term)?.d.size ?? 0;
-}
-
 export function searchBm25(db: Bm25Database, query: string, options: Bm25SearchOptions): Bm25Hit[] {
   const result = search(db, {
     term: query,
