@@ -23,16 +23,19 @@ let work = '';
 let widgetHost: Started;
 let page2: Started;
 let csp = '';
+/** Where the page's element finds its index and models: by default all on the widget's origin. */
+let place: { index: string; modelBase: string } | null = null;
 const servedByA: string[] = [];
+const servedByB: string[] = [];
 
 /** The README's policy for a page that loads the widget from `widget` (an origin). */
 const crossOriginCsp = (widget: string) =>
   `default-src 'self'; script-src 'self' ${widget} 'wasm-unsafe-eval' blob:; connect-src 'self' ${widget}`;
 
-const pageHtml = (a: string) => `<!doctype html>
+const pageHtml = (a: string, { index, modelBase } = { index: `${a}/index/manifest.json`, modelBase: `${a}/models/` }) => `<!doctype html>
 <html lang="he" dir="rtl"><head><meta charset="utf-8"><title>cross-origin</title>
 <script type="module" src="${a}/widget/harel-chat.js"></script></head>
-<body><harel-chat index="${a}/index/manifest.json" model-base="${a}/models/" mode="extractive"></harel-chat></body></html>`;
+<body><harel-chat index="${index}" model-base="${modelBase}" mode="extractive"></harel-chat></body></html>`;
 
 test.beforeAll(async () => {
   test.setTimeout(60_000);
@@ -44,11 +47,12 @@ test.beforeAll(async () => {
   page2 = await startStaticServer({
     root: work,
     host: '127.0.0.1',
+    onRequest: (path) => servedByB.push(path),
     handle: (path, res) => {
       if (path !== '/') return false;
       res.setHeader('Content-Type', 'text/html; charset=utf-8');
       res.setHeader('Content-Security-Policy', csp);
-      res.end(pageHtml(widgetHost.origin));
+      res.end(pageHtml(widgetHost.origin, place ?? undefined));
       return true;
     },
   });
@@ -60,8 +64,9 @@ test.afterAll(async () => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-async function open(page: Page, policy: string) {
+async function open(page: Page, policy: string, where: typeof place = null) {
   csp = policy;
+  place = where;
   const outside: string[] = [];
   const violations: string[] = [];
   page.context().on('request', (request) => {
@@ -116,4 +121,24 @@ test('every part of that policy is needed: without it the widget fails or loses 
     expect(`${ready.error ?? ready.embedderError}`, name).toMatch(expected);
     await context.close();
   }
+});
+
+test('index and model-base on the page\'s origin, given as paths, with the widget on another: still hybrid', async ({ page }) => {
+  // The worker runs from a blob: URL, which no path resolves against: the page resolves every URL
+  // it posts to the worker against its own address, and the models load from the page's origin.
+  servedByA.length = 0;
+  servedByB.length = 0;
+  const { ready, outside, violations } = await open(page, crossOriginCsp(widgetHost.origin), { index: '/index/manifest.json', modelBase: '/models/' });
+  expect(ready).toEqual({ searchMode: 'hybrid', embedderError: null, error: null });
+  expect(servedByB).toContain('/index/manifest.json');
+  expect(servedByB).toContain(`/models/${FIXTURE_EMBEDDER}/tokenizer.json`);
+  expect(servedByB).toContain(`/models/${FIXTURE_EMBEDDER}/onnx/model_quantized.onnx`);
+  expect(servedByA.filter((p) => p.startsWith('/models/') || p.startsWith('/index/'))).toEqual([]);
+  // onnxruntime's runtime still comes from beside the bundle.
+  expect(servedByA).toContain(`/widget/ort/${ORT_WASM_FILES.wasm}`);
+  const answer = await page.evaluate(() => document.querySelector('harel-chat')!.ask('כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?'));
+  expect(answer.searchMode).toBe('hybrid');
+  expect(answer.citations.some((c) => c.file.startsWith('car/'))).toBe(true);
+  expect(outside).toEqual([]);
+  expect(violations).toEqual([]);
 });

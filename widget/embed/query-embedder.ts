@@ -15,9 +15,9 @@ export type EmbedDevice = 'webgpu' | 'wasm';
 export interface QueryEmbedderOptions extends WorkOptions {
   /** Model id, e.g. 'Xenova/multilingual-e5-small' or 'fixture/tiny-embedder'. */
   id: string;
-  /** Folder holding `<id>/config.json, tokenizer.json, onnx/…`; null or absent: the Hugging Face hub. */
+  /** Absolute URL of the folder holding `<id>/config.json, tokenizer.json, onnx/…`; null or absent: the Hugging Face hub. */
   modelBase?: string | null;
-  /** Folder where the app serves onnxruntime-web's .wasm/.mjs files (never a CDN). */
+  /** Absolute URL of the folder where the app serves onnxruntime-web's .wasm/.mjs files (never a CDN). */
   wasmPaths: string;
   /** Default 'q8' (onnx/model_quantized.onnx), as the builder. */
   dtype?: 'q8' | 'fp32';
@@ -40,15 +40,23 @@ export interface QueryEmbedder {
 
 const HUB = { remoteHost: env.remoteHost, remotePathTemplate: env.remotePathTemplate, localModelPath: env.localModelPath };
 
-const pageUrl = (): string => globalThis.location?.href ?? 'http://localhost/';
-
+/**
+ * `modelBase` and `wasmPaths` must be absolute: the search worker may run from a `blob:` URL
+ * (widget on another origin), against which nothing relative resolves, so the page resolves them
+ * against its own URL before posting them (widget/search/worker-search-service.ts).
+ */
 export function configureBrowserTransformers(modelBase: string | null | undefined, wasmPaths: string): ModelLocation {
-  const location = resolveModelLocation(modelBase, pageUrl());
-  env.allowLocalModels = location.kind === 'same-origin';
-  env.allowRemoteModels = location.kind !== 'same-origin';
-  env.localModelPath = location.kind === 'same-origin' ? location.localModelPath : HUB.localModelPath;
-  env.remoteHost = location.kind === 'cross-origin' ? location.remoteHost : HUB.remoteHost;
-  env.remotePathTemplate = location.kind === 'cross-origin' ? location.remotePathTemplate : HUB.remotePathTemplate;
+  const location = resolveModelLocation(modelBase);
+  // Never transformers.js's local path (see widget/embed/model-location.ts): a self-hosted folder
+  // is its remote host, so nothing is ever fetched relative to the worker's own URL.
+  env.allowLocalModels = false;
+  env.allowRemoteModels = true;
+  // With local models off, transformers.js still looks the local path up in its cache first: make
+  // it the folder itself, the same key as the remote URL, so a file cached from another folder
+  // (a model-base that changed) never answers for this one.
+  env.localModelPath = location.kind === 'folder' ? location.remoteHost : HUB.localModelPath;
+  env.remoteHost = location.kind === 'folder' ? location.remoteHost : HUB.remoteHost;
+  env.remotePathTemplate = location.kind === 'folder' ? location.remotePathTemplate : HUB.remotePathTemplate;
   // transformers.js keeps model files in its Cache Storage (`transformers-cache`), and that stays:
   // nothing else stores them. onnxruntime's .wasm/.mjs are the widget's own code, cached like the
   // rest of it: by the HTTP cache, or a site's service worker (the demo's precache, demo/sw.ts).
@@ -58,7 +66,7 @@ export function configureBrowserTransformers(modelBase: string | null | undefine
   env.useWasmCache = false;
   const onnx = env.backends.onnx as { wasm?: { wasmPaths?: unknown; numThreads?: number } };
   if (onnx.wasm) {
-    onnx.wasm.wasmPaths = resolveWasmPaths(wasmPaths, pageUrl());
+    onnx.wasm.wasmPaths = resolveWasmPaths(wasmPaths);
     // Threads need cross-origin isolation; without it ort warns and falls back to one anyway.
     if (!globalThis.crossOriginIsolated) onnx.wasm.numThreads = 1;
   }

@@ -34,6 +34,9 @@ export class WorkerSearchService implements SearchService {
   constructor(private readonly createWorker: () => Worker = searchWorker) {}
 
   load(options: LoadIndexOptions): Promise<IndexLoadInfo> {
+    // Every URL the worker will fetch is made absolute here, against the page's own address: the
+    // worker cannot do it, since a widget on another origin runs it from a blob: URL, against
+    // which no path resolves (model-base="/models/" then silently fell back to BM25).
     const base = globalThis.document?.baseURI ?? globalThis.location?.href ?? options.manifestUrl;
     return this.call<IndexLoadInfo>(
       {

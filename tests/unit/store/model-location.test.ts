@@ -9,15 +9,17 @@ describe('resolveModelLocation', () => {
     expect(resolveModelLocation('', PAGE)).toEqual({ kind: 'hub' });
   });
 
-  it('turns a same-origin model-base, relative or absolute, into a local path', () => {
-    // transformers.js skips the tokenizer when its local path is a full URL (measured): a path it must be.
-    expect(resolveModelLocation('/models', PAGE)).toEqual({ kind: 'same-origin', localModelPath: '/models/' });
-    expect(resolveModelLocation('https://shop.example/models/', PAGE)).toEqual({ kind: 'same-origin', localModelPath: '/models/' });
-    expect(resolveModelLocation('models/', PAGE)).toEqual({ kind: 'same-origin', localModelPath: '/help/models/' });
+  it('gives transformers.js every model-base, same origin or not, as an absolute remote host with a flat template', () => {
+    // Never a local path: in a worker started from a blob: URL (widget on another origin) a bare
+    // '/models/' resolves against nothing and the embedder silently failed (issue 15, item 4).
+    expect(resolveModelLocation('/models', PAGE)).toEqual({ kind: 'folder', remoteHost: 'https://shop.example/models/', remotePathTemplate: '{model}/' });
+    expect(resolveModelLocation('models/', PAGE)).toEqual({ kind: 'folder', remoteHost: 'https://shop.example/help/models/', remotePathTemplate: '{model}/' });
+    expect(resolveModelLocation('https://cdn.example/m', PAGE)).toEqual({ kind: 'folder', remoteHost: 'https://cdn.example/m/', remotePathTemplate: '{model}/' });
   });
 
-  it('serves another origin through the remote host with a flat template', () => {
-    expect(resolveModelLocation('https://cdn.example/m', PAGE)).toEqual({ kind: 'cross-origin', remoteHost: 'https://cdn.example/m/', remotePathTemplate: '{model}/' });
+  it('in the worker (no page URL given) takes only absolute URLs, and says so for a relative one', () => {
+    expect(resolveModelLocation('https://shop.example/models/')).toEqual({ kind: 'folder', remoteHost: 'https://shop.example/models/', remotePathTemplate: '{model}/' });
+    expect(() => resolveModelLocation('/models/')).toThrow(/model-base must be an absolute URL.*\/models\//);
   });
 });
 
@@ -27,5 +29,7 @@ describe('resolveWasmPaths', () => {
       mjs: 'https://shop.example/ort/ort-wasm-simd-threaded.asyncify.mjs',
       wasm: 'https://shop.example/ort/ort-wasm-simd-threaded.asyncify.wasm',
     });
+    expect(resolveWasmPaths('https://cdn.example/w/ort/').wasm).toBe('https://cdn.example/w/ort/ort-wasm-simd-threaded.asyncify.wasm');
+    expect(() => resolveWasmPaths('/ort/')).toThrow(/absolute URL/);
   });
 });

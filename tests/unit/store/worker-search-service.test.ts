@@ -1,5 +1,5 @@
 /** The worker client's plumbing, against a fake worker: ids, progress, errors, abort. */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HarelError, isHarelError } from '../../../widget/core/errors.ts';
 import { WorkerSearchService } from '../../../widget/search/worker-search-service.ts';
 import type { SearchWorkerRequest, SearchWorkerResponse } from '../../../widget/workers/search-protocol.ts';
@@ -26,6 +26,10 @@ function setup() {
   return { worker, service };
 }
 
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
 describe('WorkerSearchService', () => {
   it('posts absolute URLs, forwards progress and resolves with the ready info of its own id', async () => {
     const { worker, service } = setup();
@@ -40,6 +44,16 @@ describe('WorkerSearchService', () => {
     worker.reply({ type: 'ready', id: sent.id, info });
     expect(await loading).toBe(info);
     expect(progress).toEqual([5]);
+  });
+
+  it('resolves relative URLs against the page before posting them: the worker may run from a blob: URL', () => {
+    vi.stubGlobal('document', { baseURI: 'https://page.test/help/faq.html' });
+    const { worker, service } = setup();
+    void service.load({ manifestUrl: '/index/manifest.json', modelBase: 'models', wasmPaths: '/static/ort/' });
+    expect(worker.sent[0]).toMatchObject({
+      type: 'load',
+      options: { manifestUrl: 'https://page.test/index/manifest.json', modelBase: 'https://page.test/help/models', wasmPaths: 'https://page.test/static/ort/' },
+    });
   });
 
   it('rebuilds HarelErrors from {code, message}', async () => {
