@@ -78,8 +78,8 @@ export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question:
   return html`<article class="msg assistant" part="message assistant-message" dir=${textDirection(turn.text)}
       data-mode=${answer?.mode ?? nothing} data-refused=${answer ? String(answer.refused) : nothing}>
     ${answer ? answerBadges(answer, ui) : nothing}
-    <div class="body">${renderRichText(turn.text, cite)}</div>
-    ${turn.stopped ? html`<div class="stopped">${s.stop} ⏹</div>` : nothing}
+    ${turn.text || !turn.stopped ? html`<div class="body">${renderRichText(turn.text, cite)}</div>` : nothing}
+    ${turn.stopped ? html`<div class="stopped">${turn.text ? s.answerStopped : s.queuedStopped} ⏹</div>` : nothing}
     ${answer && answer.citations.length
       ? html`<section class="sources" aria-label=${s.sources}><h3>${s.sources}</h3>${answer.citations.map((c) => citationCard(c, turnIndex, question, ui))}</section>`
       : nothing}
@@ -89,6 +89,15 @@ export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question:
           <button type="button" part="action" data-action="retry" @click=${() => handlers.onRetry(turnIndex)}>${s.retry}</button>
         </div>`
       : nothing}
+  </article>`;
+}
+
+/** The reply to a question whose answer failed (not stopped): that it was not answered, and why. */
+export function renderAnswerError(error: { code: string; message: string }, ui: Lang): TemplateResult {
+  const s = UI_STRINGS[ui];
+  return html`<article class="msg assistant pending" part="message assistant-message answer-error" dir=${langDirection(ui)} data-code=${error.code}>
+    <div class="body"><p>${s.answerFailed}</p></div>
+    <div class="detail" dir="ltr">[${error.code}] ${error.message}</div>
   </article>`;
 }
 
