@@ -2,9 +2,15 @@
  * The index store and the search worker in Chromium, on demo/dev/store-check.html: IndexedDB
  * caching (a reload downloads no index file), integrity rejection with the old build kept in use,
  * hybrid search with the test embedder served by the app, BM25-only when the embedder is missing,
- * and no request leaving localhost.
+ * an update too large for the origin's quota that leaves the stored build answering offline, and
+ * no request leaving localhost.
  */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, test, type Page, type Request } from '@playwright/test';
+import { buildIndex } from '../../builder/build/build-index.ts';
+import { DEMO_PATHS, demoBuildOptions } from '../../demo/scripts/prepare-demo.ts';
 import type { StoreCheck } from '../../demo/dev/store-check.ts';
 
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
@@ -144,4 +150,88 @@ test('(d) with the embedder missing, search runs BM25-only and says why', async 
   const response = await search(page, 'מה ההשתתפות העצמית בביטוח הרכב?');
   expect(response.result.mode).toBe('bm25');
   expect(response.passages.length).toBeGreaterThan(0);
+});
+
+test.describe('an update larger than the storage quota', () => {
+  let work = '';
+  let largeBuild = '';
+  let largeBuildId = '';
+
+  test.beforeAll(async () => {
+    test.setTimeout(60_000);
+    // The demo corpus plus an appendix of about 900 KB of text: a build of about 800 KB compressed,
+    // where the demo index is about 70 KB. Deterministic words, so its size does not vary by run.
+    work = mkdtempSync(join(tmpdir(), 'harel-quota-'));
+    const extra = join(work, 'extra', 'travel');
+    mkdirSync(extra, { recursive: true });
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join('');
+    const words = Array.from({ length: 4000 }, () => letters(3 + Math.floor(random() * 6)));
+    const paragraphs = Array.from({ length: 3000 }, () => Array.from({ length: 80 }, () => words[Math.floor(random() * words.length)]).join(' '));
+    writeFileSync(join(extra, 'appendix.md'), `# Appendix\n\n${paragraphs.join('.\n\n')}.\n`);
+    largeBuild = join(work, 'index');
+    const summary = await buildIndex({ ...demoBuildOptions([DEMO_PATHS.corpus, join(work, 'extra')], largeBuild), embed: false });
+    largeBuildId = summary.manifest.buildId;
+  });
+
+  test.afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  /** The build ids IndexedDB holds, read by the page itself (the worker stores them). */
+  const storedBuildIds = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<string[]>((resolve, reject) => {
+          const open = indexedDB.open('harel-chat');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const db = open.result;
+            const all = db.transaction('builds').objectStore('builds').getAll();
+            all.onerror = () => reject(all.error);
+            all.onsuccess = () => {
+              db.close();
+              resolve((all.result as { buildId: string }[]).map((b) => b.buildId));
+            };
+          };
+        }),
+    );
+
+  test('(e) the stored build stays in IndexedDB, the update answers from memory, and the next visit offline answers', async ({ page, context, baseURL }) => {
+    // A real QuotaExceededError from IndexedDB in the worker: DevTools' per-origin quota override.
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Storage.overrideQuotaForOrigin', { origin: new URL(baseURL!).origin, quotaSize: 600_000 });
+    // No embedder (a model id the app does not serve): its files would count against the quota too.
+    const query = '?embedder=fixture/no-such-model';
+    const small = await info(page, query);
+    expect(small.fromCache).toBe(false);
+    expect(small.storageWarning).toBeNull();
+    expect(await storedBuildIds(page)).toEqual([small.buildId]);
+
+    // The site publishes the larger build.
+    await page.route('**/index/*', (route) => {
+      const name = new URL(route.request().url()).pathname.split('/').pop()!;
+      return route.fulfill({ body: readFileSync(join(largeBuild, name)), contentType: name.endsWith('.json') ? 'application/json' : 'application/gzip' });
+    });
+    const update = await info(page, query);
+    expect(update.buildId).toBe(largeBuildId);
+    expect(update.fromCache).toBe(false);
+    expect(update.storageWarning).toContain('Not enough browser storage');
+    expect(update.storageWarning).toContain(`build ${small.buildId}`);
+    const { passages } = await search(page, 'what does travel insurance cover for lost luggage');
+    expect(passages.length).toBeGreaterThan(0);
+    // The build that answers offline was not deleted to make room for one that did not fit.
+    expect(await storedBuildIds(page)).toEqual([small.buildId]);
+
+    // The next visit, offline: the stored build answers.
+    await page.unrouteAll();
+    await page.route('**/index/**', (route) => route.abort('internetdisconnected'));
+    const offline = await info(page, query);
+    expect(offline.buildId).toBe(small.buildId);
+    expect(offline.fromCache).toBe(true);
+    expect(offline.indexError?.code).toBe('INDEX_DOWNLOAD_FAILED');
+    const answer = await search(page, 'מה ההשתתפות העצמית בביטוח הרכב?');
+    expect(answer.passages[0].file).toMatch(/^car\//);
+  });
 });

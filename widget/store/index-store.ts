@@ -3,7 +3,8 @@
  * loads with no download; a new build is downloaded, verified file by file, stored whole in one
  * transaction, and only then are older builds deleted. A new build that fails verification (or
  * cannot be downloaded, or a manifest that cannot be fetched) leaves the newest stored build in
- * use, and says why. Without usable storage the index lives in memory for the session.
+ * use, and says why. Without usable storage the index lives in memory for the session; a new
+ * build that does not fit beside the stored one never costs the stored one (`storeBuild`).
  */
 import { createError, HarelError, isHarelError, type ErrorCode } from '../core/errors.ts';
 import { decodeJson } from '../core/format/bytes.ts';
@@ -126,22 +127,80 @@ export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<
 
   onProgress?.({ step: 'store', done: 0, total: 1 });
   const build = { indexKey, buildId: manifest.buildId, storedAt: Date.now(), manifest: manifestBytes, files };
-  try {
-    await storage.put(build);
-  } catch (error) {
-    if (!isQuotaError(error)) {
-      storageWarning = createError('STORAGE_UNAVAILABLE', reasonOf(error)).message;
-    } else {
-      // Older builds are about to be replaced anyway: free their space and try once more.
-      await storage.deleteOthers(indexKey, manifest.buildId).catch(() => undefined);
-      await storage.put(build).catch((again: unknown) => {
-        storageWarning = createError(isQuotaError(again) ? 'INDEX_STORAGE_QUOTA' : 'STORAGE_UNAVAILABLE', reasonOf(again)).message;
-      });
-    }
-  }
-  if (!storageWarning) await storage.deleteOthers(indexKey, manifest.buildId).catch(() => undefined);
+  const notStored = await storeBuild(storage, build);
+  storageWarning ??= notStored;
+  // Older builds go only now that the new one is stored: never before.
+  if (!notStored) await storage.deleteOthers(indexKey, manifest.buildId).catch(() => undefined);
   onProgress?.({ step: 'store', done: 1, total: 1 });
   return { index, fromCache: false, storageWarning, indexError: null };
+}
+
+/**
+ * Stores a new, verified build; returns null, or the warning saying why it lives in memory only.
+ *
+ * The rule when the browser's quota is full: the build that answers when the network does not —
+ * the newest stored build this version can read — is never deleted to make room for a build that
+ * may not fit. Only what could never answer is freed first (older builds behind that one, and
+ * builds in an index format this version cannot read), then the new build is tried once more.
+ * If it still does not fit, it answers from memory for this visit (the warning says so and names
+ * the stored build), the stored build stays for visits without a connection, and the next visit
+ * online downloads the new build again and tries again; the stored build is deleted only after a
+ * new one is stored (the caller). So a build that fits only where the old one is now is not kept
+ * until the browser gives room for both: a download per visit, never a visit with nothing stored.
+ */
+async function storeBuild(storage: BuildStorage, build: Omit<StoredBuild, 'key'>): Promise<string | null> {
+  try {
+    await storage.put(build);
+    return null;
+  } catch (error) {
+    if (!isQuotaError(error)) return createError('STORAGE_UNAVAILABLE', reasonOf(error)).message;
+    let last: unknown = error;
+    const { kept, freed } = await freeAllBut(storage, build.indexKey, build.buildId);
+    if (freed > 0) {
+      try {
+        await storage.put(build);
+        return null;
+      } catch (again) {
+        last = again;
+      }
+    }
+    const warning = createError(isQuotaError(last) ? 'INDEX_STORAGE_QUOTA' : 'STORAGE_UNAVAILABLE', reasonOf(last)).message;
+    return kept ? `${warning} The copy stored earlier (build ${kept.buildId}) stays on this device and answers when there is no connection.` : warning;
+  }
+}
+
+/**
+ * Deletes every stored build of the index except the one that answers offline: the newest this
+ * version can read, its files all there (their hashes are checked when it loads). Returns it and
+ * how many builds were deleted; a storage that cannot be read deletes nothing.
+ */
+async function freeAllBut(storage: BuildStorage, indexKey: string, incoming: string): Promise<{ kept: StoredBuild | null; freed: number }> {
+  let builds: StoredBuild[];
+  try {
+    builds = await storage.list(indexKey);
+  } catch {
+    return { kept: null, freed: 0 };
+  }
+  const kept = builds.find((b) => b.buildId !== incoming && canAnswer(b)) ?? null;
+  let freed = 0;
+  for (const b of builds) {
+    if (b === kept || b.buildId === incoming) continue;
+    await storage.delete(indexKey, b.buildId).then(
+      () => freed++,
+      () => undefined,
+    );
+  }
+  return { kept, freed };
+}
+
+/** Whether a stored build could be loaded by this version: a manifest it reads, every file of the size listed. */
+function canAnswer(build: StoredBuild): boolean {
+  try {
+    const manifest = parseManifest(decodeJson(build.manifest));
+    return (Object.entries(manifest.files) as [IndexFileRole, IndexFileEntry][]).every(([role, entry]) => build.files[role]?.byteLength === entry.bytes);
+  } catch {
+    return false;
+  }
 }
 
 async function downloadBuild(indexKey: string, manifest: IndexManifest, options: LoadStoredIndexOptions): Promise<RawFiles> {

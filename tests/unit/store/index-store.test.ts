@@ -3,7 +3,8 @@ import { IDBFactory } from 'fake-indexeddb';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isHarelError } from '../../../widget/core/errors.ts';
 import type { Progress } from '../../../widget/core/schema.ts';
-import { memoryBuildStorage, openBuildStorage, type BuildStorage } from '../../../widget/store/build-storage.ts';
+import { openBuildStorage, type BuildStorage } from '../../../widget/store/build-storage.ts';
+import type { StoredBuild } from '../../../widget/store/db.ts';
 import { loadStoredIndex } from '../../../widget/store/index-store.ts';
 import { BASE, fakeServer, tamper, writeBuild, type FakeServer, type Files } from './fixture-index.ts';
 
@@ -137,20 +138,112 @@ describe('loadStoredIndex', () => {
     expect(result.storageWarning).toMatch(/IndexedDB.*kept in memory/);
   });
 
-  it('on QuotaExceededError frees older builds, retries once, then keeps the index in memory with a warning', async () => {
-    const inner = memoryBuildStorage();
+  const size = (b: Omit<StoredBuild, 'key'>) => b.manifest.byteLength + Object.values(b.files).reduce((n, f) => n + (f?.byteLength ?? 0), 0);
+
+  /** IndexedDB with a quota: a put that would take the stored bytes over `capacity` is refused whole. */
+  async function quotaStorage(capacity: number) {
+    const inner = await openBuildStorage();
     let puts = 0;
-    const full: BuildStorage = {
-      ...inner,
-      put: async () => {
+    const storage: BuildStorage = {
+      list: (k) => inner.list(k),
+      get: (k, id) => inner.get(k, id),
+      delete: (k, id) => inner.delete(k, id),
+      deleteOthers: (k, keep) => inner.deleteOthers(k, keep),
+      put: async (build) => {
         puts++;
-        throw new DOMException('full', 'QuotaExceededError');
+        const others = (await inner.list(build.indexKey)).filter((b) => b.buildId !== build.buildId);
+        if (others.reduce((n, b) => n + size(b), 0) + size(build) > capacity) throw new DOMException('quota', 'QuotaExceededError');
+        await inner.put(build);
       },
     };
-    const result = await load(fakeServer(a.files), { openStorage: async () => full });
-    expect(puts).toBe(2);
+    return { storage, puts: () => puts, size };
+  }
+
+  const buildSize = (files: Files) => [...files.values()].reduce((n, f) => n + f.byteLength, 0);
+
+  it('on QuotaExceededError for an update, keeps the stored build (no retry: nothing else to free), answers from memory and says so', async () => {
+    // Room for either build alone, not both: deleting the stored one first would have made room,
+    // and is exactly what must not happen (a failed put after it leaves nothing for offline).
+    const { storage, puts } = await quotaStorage(Math.max(buildSize(a.files), buildSize(b.files)) * 1.5);
+    const server = fakeServer(a.files);
+    await load(server, { openStorage: async () => storage });
+    server.files = b.files;
+    const update = await load(server, { openStorage: async () => storage });
+    expect(update.index.manifest.buildId).toBe(b.buildId);
+    expect(update.fromCache).toBe(false);
+    expect(update.storageWarning).toMatch(/Not enough browser storage.*kept in memory/);
+    expect(update.storageWarning).toContain(`The copy stored earlier (build ${a.buildId}) stays on this device`);
+    expect(puts()).toBe(2);
+    expect(await storedIds()).toEqual([a.buildId]);
+
+    // Offline next: the stored build answers.
+    server.offline = true;
+    const offline = await load(server, { openStorage: async () => storage });
+    expect(offline).toMatchObject({ fromCache: true, indexError: { code: 'INDEX_DOWNLOAD_FAILED' } });
+    expect(offline.index.manifest.buildId).toBe(a.buildId);
+  });
+
+  it('on QuotaExceededError frees what cannot answer (an older format), keeps the newest readable build, and retries once', async () => {
+    const a2 = await writeBuild('A2');
+    // A high-entropy edition: a build about twice A's size, that would fit if A2 were deleted.
+    const big = await writeBuild(Array.from({ length: 200 }, (_, i) => ((i * 2654435761) >>> 0).toString(36)).join(' '));
+    const server = fakeServer(a.files);
+    await load(server);
+    // Left by an earlier version: a format-1 copy, older than A.
+    await storeFormat1Build('format1');
+    expect(await storedIds()).toEqual([a.buildId, 'format1']);
+    const held = (await (await openBuildStorage()).list(MANIFEST)).reduce((n, stored) => n + size(stored), 0);
+    // Room for format1, A and A2 but one byte: A2's put fails, format1 (unreadable) goes, A2 fits beside A.
+    const { storage, puts, size: sizeOf } = await quotaStorage(held + buildSize(a2.files) - 1);
+    server.files = a2.files;
+    const second = await load(server, { openStorage: async () => storage });
+    expect(second.storageWarning).toBeNull();
+    expect(puts()).toBe(2);
+    expect(await storedIds()).toEqual([a2.buildId]);
+    // A build that fits only where A2 is now is refused, with A2 kept and no second try.
+    const [a2Stored] = await storage.list(MANIFEST);
+    expect(buildSize(big.files)).toBeLessThan(held + buildSize(a2.files) - 1);
+    expect(buildSize(big.files) + sizeOf(a2Stored)).toBeGreaterThan(held + buildSize(a2.files) - 1);
+    server.files = big.files;
+    const third = await load(server, { openStorage: async () => storage });
+    expect(third.index.manifest.buildId).toBe(big.buildId);
+    expect(third.storageWarning).toContain(`build ${a2.buildId}`);
+    expect(puts()).toBe(3);
+    expect(await storedIds()).toEqual([a2.buildId]);
+  });
+
+  it('when freeing older builds makes room, stores the update and only then deletes the build it replaces', async () => {
+    // Leftovers of an earlier visit whose clean-up did not run: an older build behind the newest.
+    const a2 = await writeBuild('A2');
+    const { storage, puts } = await quotaStorage(buildSize(a.files) * 2.5);
+    const server = fakeServer(a.files);
+    await load(server, { openStorage: async () => storage });
+    const [stored] = await storage.list(MANIFEST);
+    await (await openBuildStorage()).put({ ...stored, buildId: 'leftover', storedAt: stored.storedAt - 1000 });
+    server.files = a2.files;
+    const update = await load(server, { openStorage: async () => storage });
+    expect(update.storageWarning).toBeNull();
+    expect(puts()).toBe(3);
+    expect(await storedIds()).toEqual([a2.buildId]);
+  });
+
+  it('on QuotaExceededError with nothing stored, keeps the index in memory with a warning and deletes nothing', async () => {
+    const { storage, puts } = await quotaStorage(100);
+    const result = await load(fakeServer(a.files), { openStorage: async () => storage });
+    expect(puts()).toBe(1);
     expect(result.index.manifest.buildId).toBe(a.buildId);
-    expect(result.storageWarning).toMatch(/Not enough browser storage/);
+    expect(result.storageWarning).toMatch(/^Not enough browser storage.*allow this site more storage\.$/);
+  });
+
+  it('a storage error other than the quota deletes nothing either', async () => {
+    const server = fakeServer(a.files);
+    await load(server);
+    const storage = await openBuildStorage();
+    server.files = b.files;
+    const broken: BuildStorage = { ...storage, list: (k) => storage.list(k), get: (k, id) => storage.get(k, id), put: () => Promise.reject(new DOMException('disk', 'UnknownError')) };
+    const update = await load(server, { openStorage: async () => broken });
+    expect(update.storageWarning).toMatch(/IndexedDB.*cannot be used/);
+    expect(await storedIds()).toEqual([a.buildId]);
   });
 
   it('stops on abort without falling back to a stored build', async () => {
