@@ -72,6 +72,8 @@ const MESSAGES = {
     `Not enough browser storage to keep the index (${reason}): it is kept in memory for this visit and downloaded again next time. Free up space or allow this site more storage.`,
   INDEX_DOWNLOAD_FAILED: (file: string, reason: string) =>
     `Could not download index file ${file} (${reason}). Check the connection and that the index URL serves this build.`,
+  INDEX_WEB_PAGE: (url: string) =>
+    `${url}: the server sent a web page (HTML) instead of this index file. Check that the index attribute points at the index's manifest.json and that the whole index folder is published there; a server that answers unknown paths with the site's own page (a single-page-app fallback rewrite) or with a login page must serve that folder as plain files, without the rewrite or the login.`,
   WORKER_BLOCKED: (script: string, reason: string) =>
     `The browser refused to start the worker ${script} (${reason}). A page that loads the widget from another origin must allow blob: workers in its Content-Security-Policy (worker-src blob:), and the widget's host must send CORS headers.`,
   EMBEDDER_UNAVAILABLE: (model: string, reason: string) =>

@@ -47,6 +47,8 @@ export const BASE = 'https://site.test/index/';
 /** A fetch over `files` at BASE that records what was asked for; `serve` may swap the files. */
 export interface FakeServer {
   files: Files;
+  /** Content-Type headers by file name (none by default). */
+  types: Map<string, string>;
   requested: string[];
   offline: boolean;
   fetch: typeof fetch;
@@ -55,14 +57,17 @@ export interface FakeServer {
 export function fakeServer(files: Files): FakeServer {
   const server: FakeServer = {
     files,
+    types: new Map(),
     requested: [] as string[],
     offline: false,
     fetch: (async (input: RequestInfo | URL) => {
       const url = String(input);
       server.requested.push(url.slice(BASE.length));
       if (server.offline) throw new TypeError('Failed to fetch');
-      const bytes: Uint8Array | undefined = server.files.get(url.slice(BASE.length));
-      return bytes ? new Response(bytes.slice()) : new Response('not found', { status: 404 });
+      const name = url.slice(BASE.length);
+      const bytes: Uint8Array | undefined = server.files.get(name);
+      const type = server.types.get(name);
+      return bytes ? new Response(bytes.slice(), type ? { headers: { 'content-type': type } } : {}) : new Response('not found', { status: 404 });
     }) as typeof fetch,
   };
   return server;

@@ -132,6 +132,41 @@ describe('loadStoredIndex', () => {
     expect((error as Error).message).toContain(MANIFEST);
   });
 
+  const page = (html: string) => new TextEncoder().encode(html);
+  const SPA = '<!DOCTYPE html>\n<html lang="en"><head><title>Shop</title></head><body><div id="app"></div></body></html>';
+
+  it('says the server sent a web page when a fallback rewrite answers the manifest URL with the site\'s page', async () => {
+    // Every path answered with the app's index.html, status 200: the index folder is not published.
+    const server = fakeServer(new Map([...a.files.keys()].map((name) => [name, page(SPA)])));
+    for (const name of a.files.keys()) server.types.set(name, 'text/html; charset=utf-8');
+    const error = await rejection(load(server));
+    expect(isHarelError(error, 'INDEX_WEB_PAGE')).toBe(true);
+    expect((error as Error).message).toContain(`${MANIFEST}: the server sent a web page (HTML) instead of this index file`);
+    expect((error as Error).message).toMatch(/manifest\.json.*fallback rewrite/s);
+  });
+
+  it('names the file a login page answered, keeping the stored build in use', async () => {
+    const server = fakeServer(a.files);
+    await load(server);
+    // A new build whose chunks file is behind a login: a page that starts with a comment.
+    server.files = new Map(b.files).set('chunks.bin.gz', page('\n  <!-- sso --><head><title>Sign in</title></head><form></form>'));
+    server.types.set('chunks.bin.gz', 'text/html');
+    const result = await load(server);
+    expect(result.index.manifest.buildId).toBe(a.buildId);
+    expect(result.indexError?.code).toBe('INDEX_WEB_PAGE');
+    expect(result.indexError?.message).toContain(`${BASE}chunks.bin.gz: the server sent a web page`);
+    expect(result.indexError?.message).toContain(`The index stored earlier (build ${a.buildId}) stays in use.`);
+  });
+
+  it('knows a web page by its first bytes with no Content-Type, and a real file sent as text/html is not one', async () => {
+    const bom = fakeServer(new Map([['manifest.json', page('\uFEFF  <html><body>Not here</body></html>')]]));
+    expect(isHarelError(await rejection(load(bom)), 'INDEX_WEB_PAGE')).toBe(true);
+    // A misconfigured type alone proves nothing: the real build loads.
+    const mistyped = fakeServer(a.files);
+    for (const name of a.files.keys()) mistyped.types.set(name, 'text/html');
+    expect((await load(mistyped)).index.manifest.buildId).toBe(a.buildId);
+  });
+
   it('keeps the index in memory with a warning when IndexedDB cannot be opened', async () => {
     const result = await load(fakeServer(a.files), { openStorage: () => Promise.reject(new DOMException('blocked', 'SecurityError')) });
     expect(result.index.chunks).toHaveLength(3);
