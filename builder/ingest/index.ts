@@ -2,12 +2,20 @@
  * The ingest step: input folders → parsed documents, with every file that could not be used
  * reported (code + sentence) rather than failing the build. Output order is the sorted walk order,
  * so rebuilds are deterministic whatever the parse concurrency.
+ *
+ * Every document passes two checks here, whatever its format: its text, title and domain lose
+ * their bidi embeddings, overrides and isolates (core/bidi-controls.ts: text must display in the
+ * order it is stored), and its URL, from a page JSON, a hand-written or a crawler's manifest, must
+ * pass the URL policy (core/url-policy.ts: http(s) or relative). A URL that does not is dropped,
+ * the document is kept with `url: null`, and the drop is reported in `warnings`.
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createError, isHarelError, throwIfAborted, type ErrorCode } from '../../widget/core/errors.ts';
+import { hasBidiControls, stripBidiControls } from '../../widget/core/bidi-controls.ts';
 import type { ParsedDocument, ParsedPage, WorkOptions } from '../../widget/core/schema.ts';
 import { detectLang } from '../../widget/core/tokenizer/index.ts';
+import { checkSourceUrl } from '../../widget/core/url-policy.ts';
 import { deriveTitle } from '../parse/title.ts';
 import { MANIFEST_NAME, parseManifest, type Manifest } from './manifest.ts';
 import { parseFile, type ParsedFile, type PdfParser } from './parse-file.ts';
@@ -25,10 +33,20 @@ export interface SkippedFile {
   duplicateOf?: string;
 }
 
+/** Something changed in a document that was kept: a URL the policy dropped. */
+export interface IngestWarning {
+  /** The document's citation key. */
+  file: string;
+  /** One sentence for the build's output, naming the value and the reason. */
+  message: string;
+}
+
 export interface IngestResult {
   documents: ParsedDocument[];
   skipped: SkippedFile[];
   duplicates: SkippedFile[];
+  /** URLs dropped by the URL policy, one per document. */
+  warnings: IngestWarning[];
 }
 
 export interface IngestOptions extends WorkOptions {
@@ -98,6 +116,32 @@ async function collectSources(inputDirs: readonly string[], skipped: SkippedFile
   return sources;
 }
 
+/** Pages with bidi controls removed from every block (the same objects when there are none). */
+function withoutBidiControls(pages: ParsedPage[]): ParsedPage[] {
+  if (!pages.some((p) => p.blocks.some((b) => hasBidiControls(b.text)))) return pages;
+  return pages.map((p) => ({ ...p, blocks: p.blocks.map((b) => (hasBidiControls(b.text) ? { ...b, text: stripBidiControls(b.text) } : b)) }));
+}
+
+/** A value shown in a warning: one line, bidi and control characters visible as escapes, bounded. */
+function shownValue(value: string): string {
+  const escaped = JSON.stringify(value.length > 120 ? `${value.slice(0, 120)}…` : value);
+  return escaped.replace(/[\u007F-\u009F\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF]/g, (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+}
+
+/**
+ * The document's URL under the policy: the page JSON's own, else the manifest's. A dropped one
+ * counts as absent (the manifest's may still serve) and is reported.
+ */
+function documentUrl(file: string, candidates: { value: string | null | undefined; from: string }[], warnings: IngestWarning[]): string | null {
+  for (const { value, from } of candidates) {
+    if (value === null || value === undefined || value.trim() === '') continue;
+    const check = checkSourceUrl(value);
+    if (check.ok) return check.url;
+    warnings.push({ file, message: `${file}: URL ${shownValue(value)} from ${from} dropped (${check.reason}); the document is indexed without a link` });
+  }
+  return null;
+}
+
 function pageText(pages: readonly ParsedPage[]): string {
   return pages.map((p) => p.blocks.map((b) => b.text).join('\n')).join('\n');
 }
@@ -129,6 +173,7 @@ export async function ingest(inputDirs: string[], options: IngestOptions = {}): 
 
   const documents: ParsedDocument[] = [];
   const duplicates: SkippedFile[] = [];
+  const warnings: IngestWarning[] = [];
   const byKey = new Map<string, string>();
   const byContent = new Map<string, string>();
   for (const outcome of outcomes) {
@@ -138,7 +183,8 @@ export async function ingest(inputDirs: string[], options: IngestOptions = {}): 
     }
     const { source, parsed } = outcome;
     const file = parsed.meta?.file ?? source.relative;
-    const text = pageText(parsed.pages);
+    const pages = withoutBidiControls(parsed.pages);
+    const text = pageText(pages);
     if (text.trim() === '') {
       skipped.push({ file: source.relative, code: 'EMPTY_DOCUMENT', reason: createError('EMPTY_DOCUMENT', source.relative).message });
       continue;
@@ -159,17 +205,25 @@ export async function ingest(inputDirs: string[], options: IngestOptions = {}): 
 
     const entry = source.manifest?.get(source.relative) ?? (parsed.meta ? source.manifest?.get(parsed.meta.file) : undefined);
     const firstFolder = source.relative.includes('/') ? source.relative.slice(0, source.relative.indexOf('/')) : 'general';
+    const url = documentUrl(
+      file,
+      [
+        { value: parsed.meta?.url, from: source.relative },
+        { value: entry?.url, from: `${source.input.replace(/[\\/]+$/, '')}/${MANIFEST_NAME}` },
+      ],
+      warnings,
+    );
     documents.push({
       file,
-      url: parsed.meta?.url ?? entry?.url ?? null,
-      domain: parsed.meta?.domain ?? entry?.domain ?? firstFolder,
+      url,
+      domain: stripBidiControls(parsed.meta?.domain ?? entry?.domain ?? firstFolder),
       lang: detectLang(text),
-      title: entry?.title ?? deriveTitle(parsed.pages, file),
+      title: stripBidiControls(entry?.title ?? deriveTitle(pages, file)),
       kind: parsed.kind,
-      pages: parsed.pages,
+      pages,
     });
   }
 
   if (documents.length === 0) throw createError('NO_DOCUMENTS', inputDirs.join(', '));
-  return { documents, skipped, duplicates };
+  return { documents, skipped, duplicates, warnings };
 }
