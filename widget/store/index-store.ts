@@ -16,7 +16,7 @@ import type { StoredBuild } from './db.ts';
 import { downloadBytes } from './download.ts';
 
 export interface LoadStoredIndexOptions extends WorkOptions {
-  /** URL of the index's manifest.json (relative URLs resolve against the page or worker). */
+  /** URL of the index's manifest.json. In the search worker it arrives absolute: a worker started from a blob: URL has no address a relative one resolves against. */
   manifestUrl: string;
   fetch?: typeof fetch;
   /** Where builds are kept; default IndexedDB. */

@@ -13,7 +13,11 @@ export interface SerializedError {
   message: string;
 }
 
-/** LoadIndexOptions without what cannot be posted (signal, callback), URLs made absolute. */
+/**
+ * LoadIndexOptions without what cannot be posted (signal, callback), every URL made absolute by the
+ * page against its own address: the worker may run from a blob: URL (widget on another origin),
+ * against which no relative URL resolves, so it never resolves one itself.
+ */
 export interface WorkerLoadOptions {
   manifestUrl: string;
   modelBase: string | null;
