@@ -5,7 +5,9 @@
  * cannot start from A's URL directly, so the widget starts them through a same-origin blob:
  * module (widget/assets.ts); the chunks, onnxruntime's runtime and the models must still come
  * from A, and nothing may go anywhere else. The CSP is the one the README documents, measured here:
- * each directive removed in turn breaks the widget (or its hybrid search).
+ * each directive removed in turn breaks the widget (or its hybrid search). Also with the index and
+ * model-base on the page's origin B, given as paths: the worker (a blob: URL) gets them absolute
+ * from the page, and hybrid search still needs A in connect-src for onnxruntime's runtime.
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -141,4 +143,13 @@ test('index and model-base on the page\'s origin, given as paths, with the widge
   expect(answer.citations.some((c) => c.file.startsWith('car/'))).toBe(true);
   expect(outside).toEqual([]);
   expect(violations).toEqual([]);
+});
+
+test('with index and models on the page\'s origin, connect-src still needs the widget\'s origin: onnxruntime\'s runtime comes from there', async ({ page }) => {
+  const a = widgetHost.origin;
+  const { ready } = await open(page, `default-src 'self'; script-src 'self' ${a} 'wasm-unsafe-eval' blob:`, { index: '/index/manifest.json', modelBase: '/models/' });
+  // The index still loads (the page's origin), but the embedder cannot fetch its wasm: BM25 only.
+  expect(ready.error).toBeNull();
+  expect(ready.searchMode).toBe('bm25');
+  expect(ready.embedderError).toContain(`${a}/widget/ort/${ORT_WASM_FILES.wasm}`);
 });
