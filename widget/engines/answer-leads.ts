@@ -11,7 +11,11 @@
  * opens the line that introduces the quotes (a lead-in, which grounding reads as the frame of the
  * quote that states the verdict) rather than standing as a claim of two words that lexical
  * support cannot judge ("לא מכוסה" against "הפוליסה אינה מכסה…").
+ *
+ * The clause's own term and fact are document text in the line (answer/document-text.ts), so a
+ * bracket or a bidi control in them is never read as the engine's.
  */
+import { documentText } from '../answer/document-text.ts';
 import { expandQuery } from '../core/retrieval/expand.ts';
 import type { Lang } from '../core/schema.ts';
 import { detectLang, tokenize } from '../core/tokenizer/index.ts';
@@ -86,9 +90,9 @@ export async function factLead(question: string, type: QuestionType, lang: Lang,
   for (const q of quotes.slice(0, 1)) {
     const sameLanguage = detectLang(q.sentence) === lang;
     for (const fact of candidates(question, q.sentence, type, asked)) {
-      const leads = [...(fact.label && sameLanguage ? [capitalized(fact.label)] : []), ANSWER_LEADS[lang].fact[fact.kind]];
+      const leads = [...(fact.label && sameLanguage ? [documentText(capitalized(fact.label))] : []), ANSWER_LEADS[lang].fact[fact.kind]];
       for (const lead of leads) {
-        const line = `${lead}: ${fact.text} [${q.n}]`;
+        const line = `${lead}: ${documentText(fact.text)} [${q.n}]`;
         if (await groundable(line, q.passage)) return line;
       }
     }

@@ -7,7 +7,12 @@
  * maximal marginal relevance so that a second quote adds something the first did not say (other
  * editions of a policy repeat the same clause). The answer leads with the asked fact or verdict
  * when a quote states it (answer-leads.ts), then the quotes.
+ *
+ * Each quote goes into the answer as document text (answer/document-text.ts): its own "[1]" or
+ * "**" stays text, and only the marker after it is a citation. `quotes` keeps the sentences as
+ * they are in the passage, for the citation cards.
  */
+import { documentText } from '../answer/document-text.ts';
 import { throwIfAborted } from '../core/errors.ts';
 import { expandQuery } from '../core/retrieval/expand.ts';
 import { detectLang } from '../core/tokenizer/index.ts';
@@ -187,7 +192,7 @@ export class ExtractiveEngine implements AnswerEngine {
       throwIfAborted(request.signal);
       const previous = quotes.get(s.n);
       quotes.set(s.n, previous ? `${previous} … ${s.sentence}` : s.sentence);
-      emit(`${quoted(s.sentence)} [${s.n}]`);
+      emit(`${quoted(documentText(s.sentence))} [${s.n}]`);
     }
     return { text: lines.join('\n'), quotes };
   }

@@ -4,8 +4,14 @@
  * given survive; invented ones are removed from the text; the rest are renumbered 1..m in order of
  * first appearance, so the cards under the answer read [1], [2]… An answer citing nothing is not
  * grounded, whatever it says.
+ *
+ * Markers are read only in the engine's own text: document text an engine quotes is a run
+ * (answer/document-text.ts), left exactly as it is, so a policy's own "[2] [99]" is neither
+ * renumbered nor removed, and never counts as a citation.
  */
+import { answerSegments, joinSegments } from '../answer/document-text.ts';
 import type { Citation } from '../answer/types.ts';
+import { safeSourceUrl } from '../core/url-policy.ts';
 import type { GradedPassage } from '../engines/engine.ts';
 import { isQuotable, oneLine, splitSentences } from './sentences.ts';
 import { contentWords, coverage, termSet } from './terms.ts';
@@ -51,7 +57,7 @@ export function parseCitations(text: string, passages: readonly GradedPassage[])
   const renumbered = new Map<number, number>();
   const sources: GradedPassage[] = [];
   const dropped: number[] = [];
-  const out = text.replace(MARKER, (whole: string, inner: string) => {
+  const rewrite = (whole: string, inner: string): string => {
     const shown: number[] = [];
     for (const n of markerNumbers(inner)) {
       const passage = byN.get(n);
@@ -70,8 +76,17 @@ export function parseCitations(text: string, passages: readonly GradedPassage[])
     // A dropped marker leaves its leading space: a real marker right after it still needs one.
     if (shown.length === 0) return lead;
     return lead + shown.map((m) => `[${m}]`).join('');
+  };
+  const segments = answerSegments(text);
+  const out = segments.map((segment, i) => {
+    if (segment.kind === 'document') return segment;
+    // Spaces a removed marker left before punctuation or at a line's end go; the end of an engine
+    // segment followed by document text is no line end.
+    const end = i === segments.length - 1 ? /[ \t]+([.,;:!?]|$)/gm : /[ \t]+([.,;:!?]|(?=\n))/g;
+    const rewritten = segment.text.replace(MARKER, rewrite).replace(end, '$1').replace(/[ \t]{2,}/g, ' ');
+    return { kind: segment.kind, text: rewritten };
   });
-  return { text: out.replace(/[ \t]+([.,;:!?]|$)/gm, '$1').replace(/[ \t]{2,}/g, ' '), sources, renumbered, dropped, grounded: sources.length > 0 };
+  return { text: joinSegments(out), sources, renumbered, dropped, grounded: sources.length > 0 };
 }
 
 /** The passage sentence that best matches `reference` (the answer's words and the question's). */
@@ -103,14 +118,15 @@ export function buildCitations(parsed: ParsedCitations, options: { quotes?: Read
     chunkId: p.chunkId,
     file: p.file,
     page: p.page,
-    url: p.url,
+    // The URL policy again (core/url-policy.ts): the index may have been edited since it was built.
+    url: safeSourceUrl(p.url),
     title: p.title,
     sectionPath: p.sectionPath,
     clause: p.clause,
     quote: options.quotes?.get(p.n) ?? bestSentence(p, options.reference),
     alsoIn: [
-      ...(p.alsoIn ?? []).map(({ file, page, title, url }) => ({ file, page, title, url })),
-      ...(p.editions ?? []).map(({ file, page, title, url, lang }) => ({ file, page, title, url, lang })),
+      ...(p.alsoIn ?? []).map(({ file, page, title, url }) => ({ file, page, title, url: safeSourceUrl(url) })),
+      ...(p.editions ?? []).map(({ file, page, title, url, lang }) => ({ file, page, title, url: safeSourceUrl(url), lang })),
     ],
     ...(p.references?.length ? { references: p.references.map(({ clause, page, text }) => ({ clause, page, text })) } : {}),
   }));

@@ -2,10 +2,17 @@
  * Templates for one turn of the conversation: the customer's question, or an answer with its
  * badges, citation markers linked to source cards, and its actions. Pure functions of their
  * input: the element owns the state and passes handlers in.
+ *
+ * Everything a card shows from the index (title, section path, quote, references, other
+ * editions) is rendered as text with its bidi controls removed and in an isolated element
+ * (`dir`, `<bdi>`), and its link goes through the URL policy again (core/url-policy.ts): the index
+ * may have been edited after the builder checked it.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { Answer, ChatTurn, Citation } from '../answer/types.ts';
+import { stripBidiControls } from '../core/bidi-controls.ts';
 import type { Lang } from '../core/schema.ts';
+import { resolveSourceUrl } from '../core/url-policy.ts';
 import type { PendingQuestion } from '../session/pending-questions.ts';
 import { langDirection, textDirection } from './direction.ts';
 import { highlightSpans } from './highlight.ts';
@@ -19,13 +26,26 @@ export interface TurnHandlers {
   onRetry(turnIndex: number): void;
 }
 
-/** Where a citation opens: the source URL, at the cited page for PDFs. */
-export function sourceHref(citation: Pick<Citation, 'url' | 'file' | 'page'>): string | null {
-  if (!citation.url) return null;
-  const isPdf = /\.pdf(?:$|[?#])/i.test(citation.url) || /\.pdf$/i.test(citation.file);
-  if (!isPdf) return citation.url;
-  return `${citation.url.replace(/#.*$/, '')}#page=${citation.page}`;
+/** The page's base URL, against which a relative source URL resolves like any link on the page. */
+function pageBase(): string | undefined {
+  return globalThis.document?.baseURI;
 }
+
+/**
+ * Where a citation opens: the source URL as the URL policy lets it through (absolute http(s), a
+ * relative one resolved against `base`), at the cited page for PDFs; null when there is no URL or
+ * the policy drops it (the card then shows its title and page without a link).
+ */
+export function sourceHref(citation: Pick<Citation, 'url' | 'file' | 'page'>, base: string | undefined = pageBase()): string | null {
+  const url = resolveSourceUrl(citation.url, base);
+  if (!url) return null;
+  const isPdf = /\.pdf(?:$|[?#])/i.test(url) || /\.pdf$/i.test(citation.file);
+  if (!isPdf) return url;
+  return `${url.replace(/#.*$/, '')}#page=${citation.page}`;
+}
+
+/** Text from the index, as shown: bidi embeddings, overrides and isolates removed. */
+const shown = (text: string | null | undefined): string => stripBidiControls(String(text ?? ''));
 
 export function cardId(turnIndex: number, n: number): string {
   return `cite-${turnIndex}-${n}`;
@@ -34,20 +54,21 @@ export function cardId(turnIndex: number, n: number): string {
 function citationCard(citation: Citation, turnIndex: number, question: string, ui: Lang): TemplateResult {
   const s = UI_STRINGS[ui];
   const href = sourceHref(citation);
-  const where = [citation.sectionPath.join(' › '), `${s.page} ${citation.page}`].filter(Boolean).join(' · ');
+  const quote = shown(citation.quote);
+  const where = [citation.sectionPath.map(shown).join(' › '), `${s.page} ${citation.page}`].filter(Boolean).join(' · ');
   return html`<details class="card" id=${cardId(turnIndex, citation.n)} part="citation-card" data-file=${citation.file} data-page=${citation.page}>
-    <summary><span class="n">[${citation.n}]</span> <span dir="auto">${citation.title}</span> <span class="where" dir="auto">· ${where}</span></summary>
-    <blockquote dir=${textDirection(citation.quote)} part="citation-quote">${highlightSpans(citation.quote, question).map((span) =>
+    <summary><span class="n">[${citation.n}]</span> <span dir="auto">${shown(citation.title)}</span> <span class="where" dir="auto">· ${where}</span></summary>
+    <blockquote dir=${textDirection(quote)} part="citation-quote">${highlightSpans(quote, question).map((span) =>
       span.match ? html`<mark>${span.text}</mark>` : span.text,
     )}</blockquote>
     ${href ? html`<a href=${href} target="_blank" rel="noopener noreferrer" part="citation-link">${s.openSource}</a>` : nothing}
     ${(citation.references ?? []).map(
       (r) => html`<div class="ref" part="citation-reference"><span class="also">${s.refersTo(r.clause, r.page)}</span>
-        <blockquote dir=${textDirection(r.text)}>${r.text}</blockquote></div>`,
+        <blockquote dir=${textDirection(r.text)}>${shown(r.text)}</blockquote></div>`,
     )}
     ${citation.alsoIn.length
       ? html`<div class="also">${s.alsoIn} ${citation.alsoIn.map(
-          (a, i) => html`${i ? ', ' : ''}${a.lang ? html`<bdi>(${s.languageName(a.lang)})</bdi> ` : nothing}<bdi>${a.title}</bdi> (${s.page} ${a.page})`,
+          (a, i) => html`${i ? ', ' : ''}${a.lang ? html`<bdi>(${s.languageName(a.lang)})</bdi> ` : nothing}<bdi>${shown(a.title)}</bdi> (${s.page} ${a.page})`,
         )}</div>`
       : nothing}
   </details>`;

@@ -4,10 +4,18 @@
  * ever interpolated as text — Lit escapes it — never parsed as HTML, so markup in a policy or in
  * a model's answer shows as the characters it is.
  *
+ * Markers and bold are read only in the engine's own text. Text an engine quoted from a document
+ * (a run, answer/document-text.ts) is rendered as plain text in a `<bdi>`: a "[1]" or "**" in a
+ * policy shows as written, never as a citation button or bold, and its direction cannot reorder
+ * the answer around it. Bidi embeddings, overrides and isolates are removed from all of it
+ * (core/bidi-controls.ts): neither a document nor a model can make text display reversed.
+ *
  * Hand-written rather than a markdown library: the subset is a few dozen lines, and a full
  * markdown renderer would produce HTML strings that then need sanitising.
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import { answerSegments, documentValue } from '../answer/document-text.ts';
+import { stripBidiControls } from '../core/bidi-controls.ts';
 
 export type CitationRenderer = (n: number) => TemplateResult | string;
 
@@ -39,9 +47,8 @@ export function parseBlocks(text: string): Block[] {
   return blocks;
 }
 
-/** One line: **bold** spans and [n] / [n, m] markers; everything else is text. */
-export function renderInline(text: string, cite: CitationRenderer): (TemplateResult | string)[] {
-  const parts: (TemplateResult | string)[] = [];
+/** Engine text: **bold** spans and [n] / [n, m] markers; everything else is text. */
+function renderEngineText(text: string, cite: CitationRenderer, parts: (TemplateResult | string)[]): void {
   const pattern = /\*\*([^*]+)\*\*|\[(\s*\d{1,2}(?:\s*[,،]\s*\d{1,2})*\s*)\]/g;
   let last = 0;
   for (const match of text.matchAll(pattern)) {
@@ -52,6 +59,22 @@ export function renderInline(text: string, cite: CitationRenderer): (TemplateRes
     last = at + match[0].length;
   }
   if (last < text.length) parts.push(text.slice(last));
+}
+
+/**
+ * One line: the engine's text with its markers and bold, and the document text it quotes as
+ * isolated plain text.
+ */
+export function renderInline(text: string, cite: CitationRenderer): (TemplateResult | string)[] {
+  const parts: (TemplateResult | string)[] = [];
+  for (const segment of answerSegments(text)) {
+    if (segment.kind === 'document') {
+      const value = documentValue(segment.text);
+      if (value) parts.push(html`<bdi>${value}</bdi>`);
+    } else {
+      renderEngineText(stripBidiControls(segment.text), cite, parts);
+    }
+  }
   return parts;
 }
 

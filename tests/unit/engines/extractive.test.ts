@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { answerSegments, documentValue, plainAnswerText } from '../../../widget/answer/document-text.ts';
 import type { GenerateRequest, GenerateResult, GradedPassage } from '../../../widget/engines/engine.ts';
 import { ExtractiveEngine, selectSentences } from '../../../widget/engines/extractive.ts';
 import { groundAnswer } from '../../../widget/loop/ground.ts';
@@ -14,16 +15,21 @@ const twin = passage('4.1 בכל תביעה לנזקי מים ינוכה מתג�
 
 async function answer(question: string, passages: GradedPassage[], extra: Partial<GenerateRequest> = {}): Promise<GenerateResult & { lines: string[] }> {
   const result = await new ExtractiveEngine().generate({ question, lang: /[\u05D0-\u05EA]/.test(question) ? 'he' : 'en', passages, history: [], ...extra });
-  return { ...result, lines: result.text.split('\n') };
+  // The lines as a reader sees them: quoted document text unwrapped (answer/document-text.ts).
+  return { ...result, lines: plainAnswerText(result.text).split('\n') };
 }
 
-/** Every quote in the answer and in `quotes` is a sentence of the passage it cites, as written. */
+/**
+ * Every quote in the answer and in `quotes` is a sentence of the passage it cites, as written, and
+ * goes into the answer as one run of document text.
+ */
 function expectVerbatim(result: GenerateResult, passages: readonly GradedPassage[]): void {
   const byN = new Map(passages.map((p) => [p.n, p]));
   const sentencesOf = (n: number) => splitSentences(byN.get(n)!.context || byN.get(n)!.text).map(oneLine);
   for (const line of result.text.split('\n')) {
-    const m = line.match(/^“(.*)” \[(\d+)\]$/u);
-    if (m) expect(sentencesOf(Number(m[2]))).toContain(m[1]);
+    const m = line.match(/^“\u2068([^\u2068\u2069]*)\u2069” \[(\d+)\]$/u);
+    if (m) expect(sentencesOf(Number(m[2]))).toContain(documentValue(m[1]));
+    else expect(line).not.toMatch(/^“/);
   }
   for (const [n, quote] of result.quotes!) for (const q of quote.split(' … ')) expect(sentencesOf(n)).toContain(q);
 }
@@ -69,7 +75,12 @@ describe('ExtractiveEngine', () => {
     const p = passage('Lost baggage is covered up to 3,000 dollars per trip. Claims must be filed within 30 days.', { n: 1 });
     const engine = new ExtractiveEngine();
     const result = await engine.generate({ question: 'How much is lost baggage covered?', lang: 'en', passages: [p], history: [] });
-    expect(result.text).toBe('Amount: 3,000 dollars [1]\nAccording to the policy documents:\n“Lost baggage is covered up to 3,000 dollars per trip.” [1]');
+    expect(plainAnswerText(result.text)).toBe('Amount: 3,000 dollars [1]\nAccording to the policy documents:\n“Lost baggage is covered up to 3,000 dollars per trip.” [1]');
+    // The fact and the quote are the clause's text; the markers and the frame are the engine's.
+    expect(answerSegments(result.text).filter((s) => s.kind === 'document').map((s) => s.text)).toEqual([
+      '3,000 dollars',
+      'Lost baggage is covered up to 3,000 dollars per trip.',
+    ]);
     const controller = new AbortController();
     controller.abort();
     await expect(engine.generate({ question: 'baggage', lang: 'en', passages: [p], history: [], signal: controller.signal })).rejects.toMatchObject({ code: 'ABORTED' });

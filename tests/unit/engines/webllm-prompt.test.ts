@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { documentText } from '../../../widget/answer/document-text.ts';
 import type { ChatTurn } from '../../../widget/answer/types.ts';
 import type { GradedPassage } from '../../../widget/engines/engine.ts';
 import { estimateTokens } from '../../../widget/engines/webllm/budget.ts';
@@ -94,6 +95,24 @@ describe('buildAnswerPrompt', () => {
     const odd = buildAnswerPrompt({ question: 'q', lang: 'en', passages: [], history: history.slice(0, 2) }, { contextWindow: 4096, historyTurns: 1 });
     expect(odd.messages).toHaveLength(1);
     expect(odd.messages[0].content).toContain('(no sources were found)');
+  });
+
+  it('shows a document\'s own bracketed numbers in parentheses, so they read as no source label or marker', () => {
+    const footnote = passage(1, 'The excess is 850 NIS [2], see also [3, 4] and [ 99 ].', { title: 'Car [5] policy' });
+    const prompt = buildAnswerPrompt({ question: 'What is the excess?', lang: 'en', passages: [footnote, passage(2, 'Towing is covered.')], history: [] }, { contextWindow: 4096 });
+    const user = prompt.messages.at(-1)!.content;
+    expect(user).toContain('[1] Car (5) policy |');
+    expect(user).toContain('The excess is 850 NIS (2), see also (3, 4) and ( 99 ).');
+    expect(user).toContain('[2] פוליסת רכב 2');
+  });
+
+  it('gives the model an earlier answer\'s quotes as text: its markers removed, the quote\'s own numbers in parentheses', () => {
+    const history: ChatTurn[] = [
+      { role: 'user', text: 'What is the excess?', at: 0 },
+      { role: 'assistant', text: `According to the policy documents:\n“${documentText('The excess is 850 NIS [2].')}” [1]`, at: 0 },
+    ];
+    const prompt = buildAnswerPrompt({ question: 'and for theft?', lang: 'en', passages: [passage(1, 'Theft excess is 10%.')], history }, { contextWindow: 4096 });
+    expect(prompt.messages[1].content).toBe('According to the policy documents:\n“The excess is 850 NIS (2).”');
   });
 });
 

@@ -1,4 +1,6 @@
+import type { TemplateResult } from 'lit';
 import { describe, expect, it } from 'vitest';
+import { documentText } from '../../../widget/answer/document-text.ts';
 import { parseBlocks, renderInline } from '../../../widget/ui/rich-text.ts';
 import { highlightSpans } from '../../../widget/ui/highlight.ts';
 import { sourceHref } from '../../../widget/ui/message-view.ts';
@@ -33,6 +35,41 @@ describe('rich text subset', () => {
   });
 });
 
+/** The parts of a line as text: citations as {n}, templates as their markup with their values in it. */
+function flatten(parts: (TemplateResult | string)[]): string {
+  return parts
+    .map((p) => (typeof p === 'string' ? p : p.strings.reduce((out, s, i) => out + s + (i < p.values.length ? String(p.values[i]) : ''), '')))
+    .join('');
+}
+
+describe('document text in an answer', () => {
+  const cite = (n: number) => `{${n}}`;
+
+  it('shows a quote\'s own [1], [2] [99] and ** as text in a <bdi>; only the engine\'s marker cites', () => {
+    const cited: number[] = [];
+    const line = `“${documentText('Pay the excess [1] first, see [2] [99], **not bold**.')}” [1]`;
+    const parts = renderInline(line, (n) => {
+      cited.push(n);
+      return cite(n);
+    });
+    expect(cited).toEqual([1]);
+    expect(flatten(parts)).toBe('“<bdi>Pay the excess [1] first, see [2] [99], **not bold**.</bdi>” {1}');
+  });
+
+  it('never shows a bidi override or isolate, in document text or in the engine\'s', () => {
+    const line = `Model text\u202E reversed [1] “${documentText('invoice\u202Efdp.exe')}” [2]`;
+    const text = flatten(renderInline(line, cite));
+    expect(text).toBe('Model text reversed {1} “<bdi>invoicefdp.exe</bdi>” {2}');
+    expect(text).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+  });
+
+  it('keeps lists and markers working in the engine\'s text, and reads no list marker in document text', () => {
+    const text = `- first [1]\n${documentText('1. a numbered clause')} [2]`;
+    const blocks = parseBlocks(text);
+    expect(blocks.map((b) => b.kind)).toEqual(['ul', 'p']);
+  });
+});
+
 describe('highlighting', () => {
   it('marks passage words that match the question through the tokenizer (prefixes stripped)', () => {
     const spans = highlightSpans('ההשתתפות העצמית בביטוח הרכב היא 250 ש"ח', 'מה ההשתתפות העצמית בביטוח?');
@@ -49,6 +86,17 @@ describe('source links and direction', () => {
     expect(sourceHref({ url: 'https://x.example/doc', file: 'car/files/doc.pdf', page: 2 })).toBe('https://x.example/doc#page=2');
     expect(sourceHref({ url: 'https://x.example/page', file: 'car/pages/p.txt', page: 1 })).toBe('https://x.example/page');
     expect(sourceHref({ url: null, file: 'a.pdf', page: 1 })).toBeNull();
+  });
+
+  it('links only what the URL policy lets through, resolving relative URLs against the page', () => {
+    const page = 'https://www.insurer.example/help/';
+    for (const url of ['javascript:alert(1)', ' JaVaScRiPt:alert(1)', 'java\tscript:alert(1)', '&#106;avascript:alert(1)', 'data:text/html,<b>x</b>', 'vbscript:x']) {
+      expect(sourceHref({ url, file: 'car/pages/claims.txt', page: 1 }, page)).toBeNull();
+    }
+    expect(sourceHref({ url: '/car/policy.pdf', file: 'car/files/policy.pdf', page: 3 }, page)).toBe('https://www.insurer.example/car/policy.pdf#page=3');
+    expect(sourceHref({ url: 'claims', file: 'car/pages/claims.txt', page: 1 }, page)).toBe('https://www.insurer.example/help/claims');
+    // Without a page to resolve against (no DOM), a relative URL is no link.
+    expect(sourceHref({ url: '/car/policy.pdf', file: 'car/files/policy.pdf', page: 3 }, undefined)).toBeNull();
   });
 
   it('sets direction by the message script', () => {

@@ -3,7 +3,13 @@
  * to the model's context window. Instructions go in the user turn rather than a system message:
  * Gemma's chat template has no system role, and small models follow rules placed next to the
  * question more reliably.
+ *
+ * The model cites with `[n]`, the sources' own labels. A document's bracketed numbers ("see [2]",
+ * a footnote "[99]") are shown to it in parentheses, so that a source's text can never read as
+ * another source's label or be copied into the answer as a marker; the same goes for the quotes
+ * in earlier answers, whose markers pointed at an older numbering and are removed.
  */
+import { answerSegments, documentValue } from '../../answer/document-text.ts';
 import type { ChatTurn } from '../../answer/types.ts';
 import type { Lang } from '../../core/schema.ts';
 import { detectQuestionType, type QuestionType } from '../../loop/question-type.ts';
@@ -108,7 +114,7 @@ export function buildAnswerPrompt(input: AnswerPromptInput, budget: PromptBudget
 export function formatSource(p: GradedPassage, text: string): string {
   const where = [p.title, p.sectionPath.length ? p.sectionPath.join(' › ') : null, p.clause ? `clause ${p.clause}` : null, `page ${p.page}`]
     .filter(Boolean)
-    .map((s) => neutralize(String(s)))
+    .map((s) => documentForPrompt(String(s)))
     .join(' | ');
   return `[${p.n}] ${where}\n${text}`;
 }
@@ -126,8 +132,8 @@ function fitSources(passages: readonly GradedPassage[], budget: number): { block
     const share = Math.floor(left / (ordered.length - i)) - headerTokens;
     const allowance = Math.max(share, Math.min(MIN_PASSAGE_TOKENS, left - headerTokens));
     if (allowance < MIN_PASSAGE_TOKENS) break;
-    const full = neutralize(p.context && p.context.length > p.text.length ? p.context : p.text);
-    const text = estimateTokens(full) <= allowance ? full : trimToTokens(neutralize(p.text), allowance);
+    const full = documentForPrompt(p.context && p.context.length > p.text.length ? p.context : p.text);
+    const text = estimateTokens(full) <= allowance ? full : trimToTokens(documentForPrompt(p.text), allowance);
     const block = formatSource(p, text);
     blocks.push(block);
     numbers.push(p.n);
@@ -143,9 +149,27 @@ function recentHistory(history: readonly ChatTurn[], turns: number, maxTokens: n
   const perTurn = Math.max(40, Math.floor(maxTokens / Math.max(1, recent.length)));
   return recent.map((t) => ({
     role: t.role,
-    // Old [n] markers point at the previous answer's sources, not at this prompt's numbering.
-    content: trimToTokens(neutralize(t.role === 'assistant' ? t.text.replace(/\s*\[\d+\]/g, '') : t.text), perTurn),
+    content: trimToTokens(t.role === 'assistant' ? previousAnswer(t.text) : neutralize(t.text), perTurn),
   }));
+}
+
+/** Bracketed numbers in document text, as the model must not read them: `[2]`, `[2, 3]`, `[ 1-4 ]`. */
+const BRACKETED_NUMBERS = /\[(\s*[0-9\u0660-\u0669\u06F0-\u06F9]+(?:\s*[-–,،;\s]\s*[0-9\u0660-\u0669\u06F0-\u06F9]+)*\s*)\]/g;
+
+/** Document text for the prompt: neutralized, its bracketed numbers in parentheses. */
+export function documentForPrompt(text: string): string {
+  return neutralize(text).replace(BRACKETED_NUMBERS, '($1)');
+}
+
+/**
+ * An earlier answer as the model sees it: its own [n] markers removed (they point at that
+ * answer's sources, not at this prompt's numbering), its quotes as document text.
+ */
+export function previousAnswer(text: string): string {
+  const plain = answerSegments(text)
+    .map((s) => (s.kind === 'document' ? documentValue(s.text).replace(BRACKETED_NUMBERS, '($1)') : s.text.replace(/\s*\[\d+\]/g, '')))
+    .join('');
+  return neutralize(plain);
 }
 
 /**

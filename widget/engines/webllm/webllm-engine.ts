@@ -6,6 +6,7 @@
  */
 import type { AppConfig, ChatCompletionMessageParam, WebWorkerMLCEngine } from '@mlc-ai/web-llm';
 import { ModuleWorker } from '../../assets.ts';
+import { stripBidiControls } from '../../core/bidi-controls.ts';
 import { createError, type HarelError } from '../../core/errors.ts';
 import type { ContextPassage } from '../../search/search-service.ts';
 import type { AnswerEngine, GenerateRequest, GenerateResult } from '../engine.ts';
@@ -119,9 +120,11 @@ export class WebLLMEngine implements AnswerEngine {
         const delta = chunk.choices[0]?.delta?.content ?? '';
         if (!delta) continue;
         text += delta;
-        request.onText?.(text);
+        // The model's words are engine text: without bidi controls it can neither reverse what it
+        // shows nor open a run of "document text" around its own markers (answer/document-text.ts).
+        request.onText?.(stripBidiControls(text));
       }
-      return { text: text.trim() };
+      return { text: stripBidiControls(text).trim() };
     });
   }
 
