@@ -6,9 +6,28 @@
  * Async state follows @lit/task's shape — a status enum plus an AbortController per piece of
  * work — so a stop, a new question or a disconnect cancels exactly what is running.
  *
- * A question asked before search works waits in `pending` (widget/session/pending-questions.ts)
- * and is answered through `ask`, like any other, once the index is ready and the stored
- * conversation has been read back.
+ * Questions and answers follow one rule, whoever asks (the composer, a starter, "ask again", or a
+ * page calling the element's `ask()` many times at once):
+ *
+ * - One queue (widget/session/pending-questions.ts). Questions are answered one at a time, in the
+ *   order asked; each `submit` resolves with its own question's answer. A question asked while
+ *   another is answered, or before search works, waits in `pending`, shown at once with a reply
+ *   that says it is next (or waits for the documents), and is answered in turn once the index is
+ *   ready and the stored conversation has been read back. A new question never stops the one
+ *   being answered.
+ * - `stop()` stops the answer being written and every question still waiting: the one being
+ *   answered keeps what was streamed, marked stopped (an empty reply marked stopped when nothing
+ *   was streamed yet); each waiting one stays in view, marked stopped, and is never answered. All
+ *   of their promises reject with ABORTED. A question asked after the stop is answered as usual.
+ * - `clear()` does what `stop()` does, then forgets the conversation: the turns, the stopped and
+ *   failed questions, and the stored copy. Nothing from before the clear — a stopped mark, a late
+ *   answer, a save already under way — is written into the conversation or the store after it.
+ * - An answer that fails (not stopped) leaves its question in the turns with the error beside it
+ *   (`answerErrors`, not stored), and the queue goes on with the next question.
+ *
+ * Why stop cancels the waiting ones too: the stop button and Esc are the customer's "stop", and a
+ * queue that started the next answer the moment one was stopped would not stop. A page that wants
+ * one question dropped can simply not ask it.
  */
 import type { Answer, AnswerMode, ChatTurn } from '../answer/types.ts';
 import { asHarelError, createError, HarelError, isHarelError } from '../core/errors.ts';
@@ -75,6 +94,8 @@ export class ChatSession {
   answering: LoopState | null = null;
   /** The streamed text of the answer being written. */
   streaming = '';
+  /** Why an answer failed, by its question's turn: shown as that question's reply, not stored. */
+  readonly answerErrors = new Map<ChatTurn, HarelError>();
 
   private engine: AnswerEngine = new ExtractiveEngine();
   private readonly options: SessionOptions;
@@ -82,6 +103,10 @@ export class ChatSession {
   private loadController: AbortController | null = null;
   private answerController: AbortController | null = null;
   private modelController: AbortController | null = null;
+  /** Bumped by `clear()` and `dispose()`: work started before it writes nothing after it. */
+  private epoch = 0;
+  /** The conversation store's writes, one after another, so a save never lands after a clear. */
+  private writes: Promise<void> = Promise.resolve();
 
   constructor(options: SessionOptions) {
     this.options = options;
@@ -92,12 +117,12 @@ export class ChatSession {
     return this.engine.mode;
   }
 
-  /** Questions not in `turns`: waiting for the index, or left unanswered (load failed, stopped). */
+  /** Questions not in `turns`: waiting for their turn, or left unanswered (load failed, stopped). */
   get pending(): readonly QueuedQuestion[] {
     return this.queue.list;
   }
 
-  /** Whether a question submitted now would wait (the index is not ready, or others wait before it). */
+  /** Whether a question submitted now would wait (the index is not ready, or another is being answered or waits). */
   get queuing(): boolean {
     return this.indexStatus === 'idle' || this.indexStatus === 'loading' || this.queue.busy;
   }
@@ -122,7 +147,7 @@ export class ChatSession {
       // overwritten by it, and its turns saved over the stored ones.
       await this.restoreConversation();
       this.indexStatus = 'ready';
-      void this.queue.drain((q) => this.ask(q.text, { ...q.payload, askedAt: q.at }));
+      this.drain();
       return info;
     } catch (error) {
       this.indexStatus = 'error';
@@ -137,27 +162,54 @@ export class ChatSession {
   }
 
   /**
-   * The customer's question, whenever it is asked: answered now when search works, else queued
-   * (shown at once, with the load's progress) and answered in turn once it does. Rejects with the
-   * load's error when the index failed, and with ABORTED when the customer stopped it.
+   * The customer's question, whenever it is asked: queued, and answered in turn (see the rule at
+   * the top of this file) — at once when search works and nothing else is being answered. Resolves
+   * with this question's answer; rejects with the load's error when the index failed, with ABORTED
+   * when the customer stopped it or cleared the conversation, and with the answer's own error when
+   * answering it failed.
    */
   submit(question: string, options: AskOptions): Promise<Answer> {
     const text = question.trim();
     if (!text) return Promise.reject(createError('EMPTY_QUESTION'));
     if (this.indexStatus === 'error') return Promise.reject(this.indexError ?? createError('INDEX_NOT_READY'));
-    if (this.queuing) return this.queue.add(text, options, Date.now());
-    return this.ask(text, options);
+    const answered = this.queue.add(text, options, options.askedAt ?? Date.now());
+    if (this.indexStatus === 'ready') this.drain();
+    return answered;
   }
 
-  /** Answers one question through the loop; a question asked while another runs stops that one. */
-  async ask(question: string, options: AskOptions): Promise<Answer> {
-    const text = question.trim();
-    if (!text) throw createError('EMPTY_QUESTION');
-    if (this.indexStatus !== 'ready') throw createError('INDEX_NOT_READY');
+  /** Esc / the stop button: stops the answer being written and every question still waiting. */
+  stop(): void {
+    this.queue.cancel();
     this.answerController?.abort();
+  }
+
+  /** Stops everything, then forgets the conversation, here and in the store; nothing from before comes back. */
+  async clear(): Promise<void> {
+    this.epoch++;
+    this.stop();
+    this.queue.clear();
+    this.answerController = null;
+    this.answering = null;
+    this.streaming = '';
+    this.turns = [];
+    this.answerErrors.clear();
+    this.changed();
+    await this.write((store) => store.clear(this.options.conversationKey));
+  }
+
+  /** Answers what waits, one question at a time (a drain already running picks new ones up). */
+  private drain(): void {
+    void this.queue.drain((q) => this.answer(q.text, { ...q.payload, askedAt: q.at }));
+  }
+
+  /** Answers one question through the loop; only the queue calls it, so one runs at a time. */
+  private async answer(text: string, options: AskOptions): Promise<Answer> {
+    if (this.indexStatus !== 'ready') throw createError('INDEX_NOT_READY');
+    const epoch = this.epoch;
     const controller = (this.answerController = new AbortController());
     const history = this.turns.slice();
-    this.turns = [...this.turns, { role: 'user', text, at: options.askedAt ?? Date.now() }];
+    const asked: ChatTurn = { role: 'user', text, at: options.askedAt ?? Date.now() };
+    this.turns = [...this.turns, asked];
     this.streaming = '';
     this.answering = 'analyze';
     this.changed();
@@ -168,25 +220,34 @@ export class ChatSession {
         {
           signal: controller.signal,
           onState: (state) => {
+            if (controller.signal.aborted) return;
             this.answering = state;
             this.changed();
           },
           onText: (t) => {
+            if (controller.signal.aborted) return;
             this.streaming = t;
             options.onText?.(t);
             this.changed();
           },
         },
       );
+      // Stopped (or cleared) as the answer was finishing: it is not shown, as the customer asked.
+      if (controller.signal.aborted) throw createError('ABORTED');
       this.turns = [...this.turns, { role: 'assistant', text: answer.text, answer, at: Date.now() }];
       void this.persist();
       return answer;
     } catch (error) {
       const failure = asHarelError(error);
-      // A stopped answer keeps what was streamed, marked as stopped, so nothing the customer
-      // read disappears.
-      if (isHarelError(failure, 'ABORTED') && this.streaming) {
-        this.turns = [...this.turns, { role: 'assistant', text: this.streaming, at: Date.now(), stopped: true }];
+      // After a clear the question is gone: nothing about it is written back.
+      if (epoch === this.epoch) {
+        if (isHarelError(failure, 'ABORTED')) {
+          // Every question asked gets a reply: a stopped answer keeps what was streamed (nothing
+          // the customer read disappears), or is an empty reply marked stopped.
+          this.turns = [...this.turns, { role: 'assistant', text: this.streaming, at: Date.now(), stopped: true }];
+        } else {
+          this.answerErrors.set(asked, failure);
+        }
       }
       throw failure;
     } finally {
@@ -197,20 +258,6 @@ export class ChatSession {
       }
       this.changed();
     }
-  }
-
-  /** Esc / the stop button: cancels the answer being written and every question still waiting. */
-  stop(): void {
-    this.queue.cancel();
-    this.answerController?.abort();
-  }
-
-  async clear(): Promise<void> {
-    this.stop();
-    this.queue.clear();
-    this.turns = [];
-    this.changed();
-    await this.options.conversations?.then((store) => store.clear(this.options.conversationKey)).catch(() => undefined);
   }
 
   /** Switches to the local LLM (the customer's choice, or mode="llm"). Falls back to extractive on failure. */
@@ -250,6 +297,7 @@ export class ChatSession {
   }
 
   dispose(): void {
+    this.epoch++;
     this.queue.cancel();
     this.loadController?.abort();
     this.answerController?.abort();
@@ -259,17 +307,30 @@ export class ChatSession {
 
   private async restoreConversation(): Promise<void> {
     if (!this.options.conversations || this.turns.length) return;
+    const epoch = this.epoch;
+    let stored: ChatTurn[] = [];
     try {
       const store = await this.options.conversations;
-      this.turns = await store.load(this.options.conversationKey);
+      // After the writes already queued: a clear made while loading is not undone by this read.
+      await this.writes;
+      stored = await store.load(this.options.conversationKey);
     } catch {
       // A conversation that cannot be read is not worth blocking the widget for.
-      this.turns = [];
     }
+    if (epoch === this.epoch && !this.turns.length) this.turns = stored;
   }
 
-  private async persist(): Promise<void> {
-    await this.options.conversations?.then((store) => store.save(this.options.conversationKey, this.turns)).catch(() => undefined);
+  /** Saves the turns as they are now (a later write, e.g. a clear, always lands after it). */
+  private persist(): Promise<void> {
+    const turns = this.turns;
+    return this.write((store) => store.save(this.options.conversationKey, turns));
+  }
+
+  private write(action: (store: ConversationStore) => Promise<void>): Promise<void> {
+    const conversations = this.options.conversations;
+    if (!conversations) return Promise.resolve();
+    this.writes = this.writes.then(() => conversations.then(action)).catch(() => undefined);
+    return this.writes;
   }
 
   private changed(): void {

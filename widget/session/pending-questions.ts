@@ -1,7 +1,9 @@
 /**
- * Questions asked before search works. They wait here, outside the conversation's persisted
- * turns, until the index is ready (then they are answered one after another, in the order asked)
- * or fails to load (then each keeps its text and says why it was not answered). Keeping them out
+ * Questions waiting for their answer: asked before search works, or while another question is
+ * being answered. They wait here, outside the conversation's persisted turns, and are answered one
+ * after another in the order asked (each leaves the queue as its answer starts, and becomes the
+ * conversation's turn then); when the index fails to load, each keeps its text and says why it
+ * was not answered; when the customer stops, each stays in view, marked stopped. Keeping them out
  * of the turns until answered is what keeps the stored conversation whole: a question that is
  * never answered is never saved, and the conversation restored from storage is not overwritten
  * by questions typed before it was read.
@@ -133,16 +135,21 @@ export type ConversationRow<P> = { kind: 'turn'; index: number } | { kind: 'pend
 
 /**
  * The conversation in the order it was asked: turns and settled pending questions (failed,
- * cancelled) merged by time, a turn first on a tie. Waiting questions are not rows here: nothing
- * can have been answered after them, so they go last, after the answer being written. A merge
- * rather than a sort: turns keep their stored order even if their clocks disagree.
+ * cancelled) merged by time, a turn first on a tie. A settled question goes only before a
+ * question turn, never between a question and its reply: a question stopped while the one before
+ * it was being answered was asked before that reply was written, yet belongs after it. Waiting
+ * questions are not rows here: nothing can have been answered after them, so they go last, after
+ * the answer being written. A merge rather than a sort: turns keep their stored order even if
+ * their clocks disagree.
  */
-export function conversationRows<P>(turns: readonly { at: number }[], pending: readonly PendingQuestion<P>[]): ConversationRow<P>[] {
+export function conversationRows<P>(turns: readonly { at: number; role?: string }[], pending: readonly PendingQuestion<P>[]): ConversationRow<P>[] {
   const settled = pending.filter((q) => q.state !== 'waiting');
   const rows: ConversationRow<P>[] = [];
   let p = 0;
   turns.forEach((turn, index) => {
-    while (p < settled.length && settled[p].at < turn.at) rows.push({ kind: 'pending', question: settled[p++] });
+    if (turn.role !== 'assistant') {
+      while (p < settled.length && settled[p].at < turn.at) rows.push({ kind: 'pending', question: settled[p++] });
+    }
     rows.push({ kind: 'turn', index });
   });
   for (; p < settled.length; p++) rows.push({ kind: 'pending', question: settled[p] });

@@ -163,6 +163,24 @@ describe('conversationRows', () => {
     ]);
   });
 
+  it('never puts a stopped question between a question and its reply, though the reply was written after it was asked', () => {
+    // Asked together at 10: the first was being answered (its stopped reply is stamped 12) when the others were stopped.
+    const user = (at: number) => ({ at, role: 'user' });
+    const reply = (at: number) => ({ at, role: 'assistant' });
+    const second = pending('second', 10, 'cancelled');
+    const third = pending('third', 10, 'cancelled');
+    expect(conversationRows([user(1), reply(2), user(10), reply(12), user(30), reply(31)], [second, third])).toEqual([
+      { kind: 'turn', index: 0 },
+      { kind: 'turn', index: 1 },
+      { kind: 'turn', index: 2 },
+      { kind: 'turn', index: 3 },
+      { kind: 'pending', question: second },
+      { kind: 'pending', question: third },
+      { kind: 'turn', index: 4 },
+      { kind: 'turn', index: 5 },
+    ]);
+  });
+
   it('puts a turn first on a tie and keeps the turns in their stored order', () => {
     const failed = pending('failed', 5, 'failed');
     expect(conversationRows([turn(5), turn(3)], [failed])).toEqual([
