@@ -59,12 +59,74 @@ test('mode="llm" without the model files reports the failure and keeps answering
   const status = page.locator('harel-chat [part~="model-status"]');
   await expect(status).toHaveAttribute('data-state', 'error', { timeout: 30_000 });
   await expect(status).toHaveAttribute('data-reason', 'MODEL_DOWNLOAD_FAILED');
-  expect(errors.map((e) => e.code)).toContain('MODEL_DOWNLOAD_FAILED');
+  expect(errors.map((e) => e.code)).toEqual(['MODEL_DOWNLOAD_FAILED']);
   expect(errors.find((e) => e.code === 'MODEL_DOWNLOAD_FAILED')!.message).toContain('/models/gemma-2-2b-it-q4f32_1-MLC/');
   await expect(page.locator('harel-chat [part~="mode-badge"]')).toHaveAttribute('data-mode', 'extractive');
   const answer = await ask(page, 'How soon must I report a home insurance claim?');
   expect(answer.mode).toBe('extractive');
   expect(answer.citations.length).toBeGreaterThan(0);
+});
+
+/** Every harel-chat:error the page hears, recorded from before the element exists. */
+async function recordErrors(page: Page): Promise<{ code: string; message: string }[]> {
+  const errors: { code: string; message: string }[] = [];
+  await page.exposeFunction('recordError', (detail: { code: string; message: string }) => errors.push(detail));
+  await page.addInitScript(() => {
+    addEventListener('harel-chat:error', (e) => (window as unknown as { recordError(d: unknown): void }).recordError((e as CustomEvent).detail));
+  });
+  return errors;
+}
+
+test('mode="llm" with a model this GPU cannot run (no shader-f16, no q4f32 variant) reports it once and keeps answering by quotation', async ({ page }) => {
+  const errors = await recordErrors(page);
+  const modelRequests: string[] = [];
+  page.on('request', (r) => {
+    // The page's own address names the model: only what the page fetches counts.
+    if (!r.isNavigationRequest() && /mlc|gemma|resolve\/main/i.test(r.url())) modelRequests.push(r.url());
+  });
+  // Gemma 3 1B comes in q4f16 only; the software adapter has no shader-f16.
+  await openDemo(page, '?lang=en&mode=llm&model=gemma3-1b-it-q4f16_1-MLC');
+  const status = page.locator('harel-chat [part~="model-status"]');
+  await expect(status).toHaveAttribute('data-state', 'unavailable');
+  await expect(status).toHaveAttribute('data-reason', 'incompatible');
+  await expect.poll(() => errors.length).toBe(1);
+  expect(errors[0].code).toBe('SHADER_F16_MISSING');
+  expect(errors[0].message).toContain('gemma3-1b-it-q4f16_1-MLC');
+  await expect(page.locator('harel-chat [part~="mode-badge"]')).toHaveAttribute('data-mode', 'extractive');
+  const answer = await ask(page, 'How soon must I report a home insurance claim?');
+  expect(answer.mode).toBe('extractive');
+  expect(answer.citations.length).toBeGreaterThan(0);
+  expect(errors).toHaveLength(1);
+  expect(modelRequests).toEqual([]);
+});
+
+test('mode="llm" in a browser without WebGPU reports WEBGPU_UNAVAILABLE once and keeps answering by quotation', async ({ page }) => {
+  const errors = await recordErrors(page);
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined, configurable: true });
+  });
+  await openDemo(page, '?lang=en&mode=llm');
+  const status = page.locator('harel-chat [part~="model-status"]');
+  await expect(status).toHaveAttribute('data-state', 'unavailable');
+  await expect(status).toHaveAttribute('data-reason', 'no-webgpu');
+  await expect.poll(() => errors.length).toBe(1);
+  expect(errors[0].code).toBe('WEBGPU_UNAVAILABLE');
+  expect(errors[0].message).toContain('navigator.gpu is missing');
+  const answer = await ask(page, 'How soon must I report a home insurance claim?');
+  expect(answer.mode).toBe('extractive');
+  expect(answer.citations.length).toBeGreaterThan(0);
+  expect(errors).toHaveLength(1);
+});
+
+test('mode="auto" without WebGPU only does not offer the model: no error event', async ({ page }) => {
+  const errors = await recordErrors(page);
+  await page.addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined, configurable: true });
+  });
+  await openDemo(page, '?lang=en');
+  await expect(page.locator('harel-chat [part~="model-status"]')).toHaveAttribute('data-reason', 'no-webgpu');
+  await ask(page, 'How soon must I report a home insurance claim?');
+  expect(errors).toEqual([]);
 });
 
 test('answers a Hebrew question typed in the composer, with a citation that opens the right source', async ({ page }) => {

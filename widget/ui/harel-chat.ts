@@ -233,9 +233,15 @@ export class HarelChatElement extends LitElement {
 
   private async afterReady(session: ChatSession): Promise<void> {
     if (this.mode === 'extractive') return;
-    this.llmSupport = await probeLlmSupport(this.model || DEFAULT_MODEL, { allowSoftware: this.mode === 'llm' });
-    if (!this.llmSupport.ok) session.setModelUnavailable(this.llmSupport.reason, this.llmSupport.detail);
-    else if (this.mode === 'llm') await this.loadModel();
+    const support = await probeLlmSupport(this.model || DEFAULT_MODEL, { allowSoftware: this.mode === 'llm' });
+    if (this.session !== session) return;
+    this.llmSupport = support;
+    if (!support.ok) {
+      session.setModelUnavailable(support.reason, support.detail);
+      // Asked for (mode="llm"), the model's absence is a failure the page hears about, once; the
+      // widget keeps answering by quotation. In auto mode it is only not offered.
+      if (this.mode === 'llm') this.emitError(support.error);
+    } else if (this.mode === 'llm') await this.loadModel();
     this.requestUpdate();
   }
 
