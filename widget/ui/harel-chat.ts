@@ -7,19 +7,30 @@
  * with standard class fields, which would shadow decorator-made accessors.
  */
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { guard } from 'lit/directives/guard.js';
+import { repeat } from 'lit/directives/repeat.js';
 import type { Answer, AnswerMode } from '../answer/types.ts';
 import { createError, HarelError } from '../core/errors.ts';
 import type { Lang } from '../core/schema.ts';
 import type { ContactChannels } from '../loop/strings.ts';
 import { createLlmLoader, probeLlmSupport, type LlmSupport } from '../session/llm-loader.ts';
-import { ChatSession } from '../session/chat-session.ts';
-import { conversationRows } from '../session/pending-questions.ts';
+import { ChatSession, type AskOptions } from '../session/chat-session.ts';
+import { conversationRows, type ConversationRow } from '../session/pending-questions.ts';
 import { WorkerSearchService } from '../search/worker-search-service.ts';
 import type { IndexInfo } from '../search/search-service.ts';
 import { openConversationStore } from '../store/conversation-store.ts';
 import { langDirection } from './direction.ts';
 import { describeLoadProgress, formatBytes, type LoadProgressView } from './load-progress.ts';
-import { cardId, renderAssistantTurn, renderPendingReply, renderProgressBar, renderStreaming, renderUserTurn } from './message-view.ts';
+import {
+  cardId,
+  renderAnswerError,
+  renderAssistantTurn,
+  renderPendingReply,
+  renderProgressBar,
+  renderStreaming,
+  renderUserTurn,
+  type TurnHandlers,
+} from './message-view.ts';
 import { chatStyles } from './styles.ts';
 import { DEFAULT_STARTERS, UI_STRINGS } from './strings.ts';
 
@@ -84,6 +95,11 @@ export class HarelChatElement extends LitElement {
   private draft = '';
   private announcement = '';
   private copiedTurn: number | null = null;
+  private readonly turnHandlers: TurnHandlers = {
+    onCite: (t, n) => this.showCitation(t, n),
+    onCopy: (t) => void this.copyAnswer(t),
+    onRetry: (t) => this.retry(t),
+  };
   private storageUsage: { used: number; quota: number; persisted: boolean } | null = null;
 
   constructor() {
@@ -113,8 +129,16 @@ export class HarelChatElement extends LitElement {
 
   /**
    * Asks a question as the customer would; resolves to the full answer (also shown in the chat).
-   * Asked while the index loads, the question is shown at once and answered when search works;
-   * it rejects with the load's error if the index cannot be loaded.
+   *
+   * Concurrency: every question — from here, the composer, a starter or "ask again" — joins one
+   * queue and is answered one at a time, in the order asked; each call resolves with its own
+   * question's answer, and a new question never stops the one being answered. Asked while the
+   * index loads, the question is shown at once and answered when search works; it rejects with
+   * the load's error if the index cannot be loaded. `stop()` (and Esc, and the stop button) stops
+   * the answer being written — kept as far as it was streamed, marked stopped — and every question
+   * still waiting, each left in view marked stopped: their calls reject with ABORTED. `clear()`
+   * does the same and then empties the conversation; nothing from before it comes back. The full
+   * rule is in widget/session/chat-session.ts.
    */
   async ask(question: string): Promise<Answer> {
     // No session before the element's first update (or without an index): wait for one.
@@ -144,12 +168,14 @@ export class HarelChatElement extends LitElement {
     }
   }
 
-  /** Stops the answer being written and the questions waiting for the index (Esc does the same). */
+  /** Stops the answer being written and every question waiting for its turn (Esc does the same); see `ask`. */
   stop(): void {
     this.session?.stop();
   }
 
+  /** Stops what is answered and waits, and empties the conversation, here and on this device. */
   async clear(): Promise<void> {
+    this.copiedTurn = null;
     await this.session?.clear();
   }
 
@@ -331,11 +357,6 @@ export class HarelChatElement extends LitElement {
     // While the index loads, a waiting question's reply shows the load's progress.
     const progress = session && session.indexStatus !== 'ready' ? describeLoadProgress(session.indexProgress, ui) : null;
     const turns = session?.turns ?? [];
-    const handlers = {
-      onCite: (t: number, n: number) => this.showCitation(t, n),
-      onCopy: (t: number) => void this.copyAnswer(t),
-      onRetry: (t: number) => this.retry(t),
-    };
     return html`<section class="panel" part="panel" dir=${langDirection(ui)} lang=${ui} aria-label=${s.title}>
       <header part="header">
         <h2>${s.title}</h2>
@@ -351,14 +372,16 @@ export class HarelChatElement extends LitElement {
       ${this.renderStatus(ui)}
       <div class="log" part="messages" role="region" aria-label=${s.title} aria-busy=${busy ? 'true' : 'false'}>
         ${turns.length || pending.length || busy ? nothing : this.renderStarters(ui)}
-        ${conversationRows(turns, pending).map((row) => {
-          if (row.kind === 'pending') return html`${renderUserTurn({ role: 'user', text: row.question.text, at: row.question.at })}${renderPendingReply(row.question, ui, null)}`;
-          const i = row.index;
-          const turn = turns[i];
-          return turn.role === 'user' ? renderUserTurn(turn) : renderAssistantTurn(turn, i, turns[i - 1]?.text ?? '', ui, handlers, this.copiedTurn === i);
-        })}
+        ${this.renderConversation(ui)}
         ${busy ? renderStreaming(session.streaming, s.thinking) : nothing}
-        ${waiting.map((q) => html`${renderUserTurn({ role: 'user', text: q.text, at: q.at })}${renderPendingReply(q, ui, progress)}`)}
+        ${repeat(
+          waiting,
+          (q) => q.id,
+          (q) =>
+            guard([q, q.state, ui, progress?.label, progress?.amount, progress?.value, progress?.max], () =>
+              html`${renderUserTurn({ role: 'user', text: q.text, at: q.at })}${renderPendingReply(q, ui, progress)}`,
+            ),
+        )}
       </div>
       <div class="sr-only" aria-live="polite" aria-atomic="true">${this.announcement}</div>
       <form part="composer" @submit=${(e: Event) => { e.preventDefault(); this.submit(this.draft); }}>
@@ -367,9 +390,39 @@ export class HarelChatElement extends LitElement {
           @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
           @keydown=${(e: KeyboardEvent) => this.onKeyDown(e)}></textarea>
         ${busy || waiting.length ? html`<button type="button" part="stop-button" @click=${() => this.stop()}>${s.stop}</button>` : nothing}
-        ${busy ? nothing : html`<button type="submit" class="primary" part="send-button" ?disabled=${!this.canSend}>${s.send}</button>`}
+        <button type="submit" class="primary" part="send-button" ?disabled=${!this.canSend}>${s.send}</button>
       </form>
     </section>`;
+  }
+
+  /**
+   * The turns and the questions stopped or failed before their turn, in the order asked. Keyed,
+   * and each row guarded by what it shows: a state change (a step of the answer loop, a streamed
+   * token, a new turn) renders only the rows it changed, not the whole conversation again.
+   */
+  private renderConversation(ui: Lang): unknown {
+    const session = this.session;
+    if (!session) return nothing;
+    const turns = session.turns;
+    return repeat(
+      conversationRows<AskOptions>(turns, session.pending),
+      (row: ConversationRow<AskOptions>) => (row.kind === 'pending' ? `q${row.question.id}` : `t${row.index}`),
+      (row: ConversationRow<AskOptions>) => {
+        if (row.kind === 'pending') {
+          const q = row.question;
+          return guard([q, q.state, q.error, ui], () => html`${renderUserTurn({ role: 'user', text: q.text, at: q.at })}${renderPendingReply(q, ui, null)}`);
+        }
+        const i = row.index;
+        const turn = turns[i];
+        if (turn.role === 'user') {
+          const failure = session.answerErrors.get(turn);
+          return guard([turn, failure, ui], () => html`${renderUserTurn(turn)}${failure ? renderAnswerError(failure, ui) : nothing}`);
+        }
+        const question = turns[i - 1]?.text ?? '';
+        const copied = this.copiedTurn === i;
+        return guard([turn, i, question, ui, copied], () => renderAssistantTurn(turn, i, question, ui, this.turnHandlers, copied));
+      },
+    );
   }
 
   /**
