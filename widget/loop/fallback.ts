@@ -6,6 +6,7 @@
  * each with its citation, so the customer can read the policy's own words.
  */
 import { isQuotable, splitSentences } from './sentences.ts';
+import { documentText } from '../answer/document-text.ts';
 import type { Citation } from '../answer/types.ts';
 import type { Lang } from '../core/schema.ts';
 import type { GradedPassage } from '../engines/engine.ts';
@@ -52,6 +53,7 @@ export function refusalWithClosest(lang: Lang, question: string, candidates: rea
   const markers = closest.map((p) => `[${p.n}]`).join(' ');
   const parsed = parseCitations(markers, closest);
   const citations = buildCitations(parsed, { reference: question });
-  const lines = citations.map((c) => `• ${quoted(c.quote)} [${c.n}]`);
+  // The quote is the document's own text: wrapped so its own "[1]" is never read as a marker.
+  const lines = citations.map((c) => `• ${quoted(documentText(c.quote))} [${c.n}]`);
   return { text: [s.refusal, '', s.closestClauses, ...lines].join('\n'), citations };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { confidenceTier, withCaveat } from '../../../widget/loop/confidence.ts';
+import { answerSegments, plainAnswerText } from '../../../widget/answer/document-text.ts';
 import { broaderRequest, refusalWithClosest } from '../../../widget/loop/fallback.ts';
 import { gradeFeatures, gradePassages } from '../../../widget/loop/grade.ts';
 import { groundAnswer } from '../../../widget/loop/ground.ts';
@@ -140,6 +141,14 @@ describe('fallback', () => {
     expect(he.citations.map((c) => c.n)).toEqual([1, 2]);
     expect(he.text).toContain('[2]');
     expect(refusalWithClosest('en', 'water', []).text).toBe('I cannot find a definitive answer in the policy documents.');
+  });
+
+  it('keeps a document’s own bracketed numbers as text in the closest clauses: only the engine’s markers cite', () => {
+    const candidates = [passage('סעיף [1] על נזקי מים בדירה [99].', { chunkId: 'a', page: 2 })].map((p) => ({ passage: p, relevance: 0.2, coverage: 0.1, kept: false }));
+    const refusal = refusalWithClosest('he', 'נזקי מים', candidates);
+    const engineText = answerSegments(refusal.text).filter((s) => s.kind === 'engine').map((s) => s.text).join('');
+    expect(engineText.match(/\[\d+\]/g)).toEqual(['[1]']);
+    expect(plainAnswerText(refusal.text)).toContain('סעיף [1] על נזקי מים בדירה [99].');
   });
 });
 
