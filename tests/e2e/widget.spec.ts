@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
+import { plainAnswerText } from '../../widget/answer/document-text.ts';
 import type { Answer } from '../../widget/answer/types.ts';
 import { decodeChunkStore, encodeChunkStore } from '../../widget/core/format/chunk-store.ts';
 
@@ -397,7 +398,9 @@ test('copy, ask again and clear act on the conversation, and clearing is kept ac
   await reply.locator('[data-action="copy"]').click();
   await expect(reply.locator('[data-action="copy"]')).toHaveText('הועתק');
   const copied = await page.evaluate(() => navigator.clipboard.readText());
-  expect(copied).toContain(answer.text.split('\n')[0]);
+  // The clipboard gets what a reader sees: document runs unwrapped, no isolate marks or joiners.
+  expect(copied).toContain(plainAnswerText(answer.text).split('\n')[0]);
+  expect(copied).not.toMatch(/[\u2060\u2066-\u2069]/);
   expect(copied).toContain(`[1] ${answer.citations[0].title}`);
   await reply.locator('[data-action="retry"]').click();
   await expect(page.locator('harel-chat .msg.user')).toHaveCount(2);

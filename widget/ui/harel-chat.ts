@@ -9,7 +9,9 @@
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
+import { plainAnswerText } from '../answer/document-text.ts';
 import type { Answer, AnswerMode } from '../answer/types.ts';
+import { stripBidiControls } from '../core/bidi-controls.ts';
 import { createError, HarelError } from '../core/errors.ts';
 import type { Lang } from '../core/schema.ts';
 import type { ContactChannels } from '../loop/strings.ts';
@@ -29,6 +31,7 @@ import {
   renderProgressBar,
   renderStreaming,
   renderUserTurn,
+  sourceHref,
   type TurnHandlers,
 } from './message-view.ts';
 import { chatStyles } from './styles.ts';
@@ -329,9 +332,14 @@ export class HarelChatElement extends LitElement {
     const turn = this.session?.turns[turnIndex];
     if (!turn) return;
     const s = UI_STRINGS[this.uiLang];
-    const sources = (turn.answer?.citations ?? []).map((c) => `[${c.n}] ${c.title}, ${s.page} ${c.page}${c.url ? ` — ${c.url}` : ''}`);
+    // What a reader sees, not the stored form: document runs unwrapped, no bidi controls, and
+    // only links the URL policy allows (a conversation edited in IndexedDB may hold others).
+    const sources = (turn.answer?.citations ?? []).map((c) => {
+      const href = sourceHref(c);
+      return `[${c.n}] ${stripBidiControls(c.title)}, ${s.page} ${c.page}${href ? ` — ${href}` : ''}`;
+    });
     try {
-      await navigator.clipboard.writeText([turn.text, ...sources].join('\n'));
+      await navigator.clipboard.writeText([plainAnswerText(turn.text), ...sources].join('\n'));
       this.copiedTurn = turnIndex;
     } catch {
       // No clipboard (insecure page, permission refused): the button keeps saying "Copy".
