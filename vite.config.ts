@@ -99,6 +99,10 @@ export default defineConfig({
     serveFolder('/ort/', () => 'node_modules/onnxruntime-web/dist'),
     serveFolder('/models/', () => process.env.HAREL_MODEL_DIR ?? 'tests/fixtures/.generated'),
   ],
+  // Lit (and any package with a development build) in its production form, as the built widget
+  // ships it: the dev build logs "Lit is in dev mode" and extra checks on every page. HAREL_LIT_DEV=1
+  // brings the dev build back for debugging.
+  resolve: { conditions: process.env.HAREL_LIT_DEV ? ['module', 'browser', 'development'] : ['module', 'browser', 'production'] },
   // HAREL_NO_HMR: the browser tests' server. An edit to a source file while they run must not
   // reload the page under a test.
   server: { fs: { allow: [resolve('.')] }, hmr: process.env.HAREL_NO_HMR ? false : undefined },

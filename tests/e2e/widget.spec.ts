@@ -24,6 +24,16 @@ test.beforeEach(async ({ context }) => {
   await context.clearCookies();
 });
 
+test('the demo runs Lit in production mode and logs no warnings while it loads and answers', async ({ page }) => {
+  const messages: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'warning' || m.type() === 'error' || /Lit is in dev mode/.test(m.text())) messages.push(`${m.type()}: ${m.text()}`);
+  });
+  await openDemo(page);
+  await ask(page, 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?');
+  expect(messages).toEqual([]);
+});
+
 test('is in extractive mode by default and says so', async ({ page }) => {
   await openDemo(page);
   const badge = page.locator('harel-chat [part~="mode-badge"]');

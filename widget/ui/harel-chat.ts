@@ -202,8 +202,13 @@ export class HarelChatElement extends LitElement {
     this.session = null;
   }
 
-  /** Lifecycle: the first render, and any change of where the index or models come from, starts a session. */
-  protected override updated(changed: PropertyValues<this>): void {
+  /**
+   * Lifecycle: before the first render, and before any render after a change of where the index
+   * or models come from, starts a session. willUpdate, not updated: the new session sets state the
+   * render reads, and state set in updated() schedules a second update after each one (Lit's dev
+   * build warns "scheduled an update after an update completed").
+   */
+  protected override willUpdate(changed: PropertyValues<this>): void {
     if (!this.isConnected || !this.index) return;
     const restart = (['index', 'modelBase', 'embedder', 'mode', 'model'] as const).some((key) => changed.has(key));
     if (!this.session || restart) this.startSession();
