@@ -4,10 +4,11 @@
 import { isHarelError } from '../widget/core/errors.ts';
 import { BUILDER_VERSION } from './version.ts';
 
-const USAGE = `harel-builder ${BUILDER_VERSION} — build and query harel-chat indexes
+const HEADER = `harel-builder ${BUILDER_VERSION} — build and query harel-chat indexes\n`;
 
-Usage:
-  harel-builder crawl <start-url…> --out <dir> [options]
+/** Each command's usage: printed by `harel-builder <command> --help` and, all together, by `--help`. */
+const COMMAND_USAGE: Record<string, string> = {
+  crawl: `  harel-builder crawl <start-url…> --out <dir> [options]
       Renders the site's pages in Chromium and downloads its PDFs into <dir>, with manifest.json
       mapping every file to its URL and domain (the input "build" reads). Run again to resume an
       interrupted crawl, or to update a finished one (unchanged files are not downloaded again).
@@ -16,7 +17,8 @@ Usage:
       --timeout <s> (30)  --render-timeout <s> (15)  --max-bytes <n> (52428800)  --retries <n> (3)
       --domain-map <prefix>=<domain>        e.g. /insurance/car/=car (repeatable, or a .json file)
       --user-agent <ua>  --browser <path>  --no-render  --no-sitemaps  --fresh (forget earlier crawls)
-  harel-builder build <input…> --out <dir> [options]
+`,
+  build: `  harel-builder build <input…> --out <dir> [options]
       Inputs are folders (.pdf .html .htm .aspx .md .txt and parsed-page .json files; an optional
       manifest.json maps files to URLs and domains, else the first folder level is the domain)
       or SQuAD 2.0 .json files (each paragraph becomes a document).
@@ -29,18 +31,37 @@ Usage:
       --overlap <f>           overlap between split pieces (default 0.15)
       --cache-dir <dir>       embedding cache (default <out>/../.harel-cache)
       --bm25-weight <w>       hybrid fusion weight of BM25 stored in the manifest
-  harel-builder inspect <index> [--samples n] [--json]
-  harel-builder search <index> "<query>" [--mode bm25|vector|hybrid] [--domain d] [--k 10]
+`,
+  inspect: `  harel-builder inspect <index> [--samples n] [--json]
+      Counts, file sizes, per-domain and per-language tables, sample chunks.
+`,
+  search: `  harel-builder search <index> "<query>" [--mode bm25|vector|hybrid] [--domain d] [--k 10]
                                        [--collapse] [--explain] [--model-dir dir] [--json]
-  harel-builder eval <index> --questions <file> [--k 10] [--mode …] [--json <out>]
+`,
+  eval: `  harel-builder eval <index> --questions <file> [--k 10] [--mode …] [--json <out>]
                                        [--baseline] [--collapse] [--model-dir dir]
-  harel-builder fixture-embedder --out <dir>   write the tiny TEST embedder (not E5)
+`,
+  'fixture-embedder': `  harel-builder fixture-embedder --out <dir>   write the tiny TEST embedder (not E5)
+`,
+};
 
-Common options: --quiet (no progress), --help.
-`;
+const COMMON = `\nCommon options: --quiet (no progress), --help (on its own or after a command).\n`;
+const USAGE = `${HEADER}\nUsage:\n${Object.values(COMMAND_USAGE).join('')}${COMMON}`;
+
+/** `harel-builder <command> --help` (or -h, anywhere among its arguments), or `help <command>`. */
+function commandHelp(command: string | undefined, rest: readonly string[]): string | null {
+  if (command === 'help' && rest[0] && COMMAND_USAGE[rest[0]]) return rest[0];
+  if (command && COMMAND_USAGE[command] && rest.some((a) => a === '--help' || a === '-h')) return command;
+  return null;
+}
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  const helpFor = commandHelp(command, rest);
+  if (helpFor) {
+    process.stdout.write(`${HEADER}\nUsage:\n${COMMAND_USAGE[helpFor]}${COMMON}`);
+    return 0;
+  }
   try {
     switch (command) {
       case 'crawl':
