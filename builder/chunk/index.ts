@@ -20,9 +20,10 @@ import type { Chunk, ParsedDocument } from '../../widget/core/schema.ts';
 import { findBoilerplate } from './boilerplate.ts';
 import { topClause } from './clause.ts';
 import { contentHash, sectionId } from './hash.ts';
-import { documentUnits, type Unit } from './sections.ts';
+import { documentUnitsSteps, type Unit } from './sections.ts';
 import { packSentences, splitSentences } from './sentences.ts';
 import { estimateTokens } from './tokens.ts';
+import { finishNow, type Steps } from '../build/pace.ts';
 
 export { estimateTokens } from './tokens.ts';
 export { contentHash, sectionId } from './hash.ts';
@@ -52,12 +53,20 @@ interface Draft {
 }
 
 export function chunkDocument(doc: ParsedDocument, docIndex: number, options: ChunkOptions = {}): Chunk[] {
+  return finishNow(chunkDocumentSteps(doc, docIndex, options));
+}
+
+/**
+ * `chunkDocument` as steps, one per unit and per chunk: the build runs it with pauses so that a
+ * long document does not hold off Ctrl-C (builder/build/pace.ts).
+ */
+export function* chunkDocumentSteps(doc: ParsedDocument, docIndex: number, options: ChunkOptions = {}): Steps<Chunk[]> {
   const maxTokens = options.maxTokens ?? 350;
   const overlapTokens = Math.round(maxTokens * (options.overlap ?? 0.15));
   const minTokens = options.minTokens ?? 12;
   const count = options.countTokens ?? estimateTokens;
 
-  const units = documentUnits(doc, findBoilerplate(doc));
+  const units = yield* documentUnitsSteps(doc, findBoilerplate(doc));
   const drafts: Draft[] = [];
   let current: Draft = { parts: [], tokens: 0 };
 
@@ -80,6 +89,7 @@ export function chunkDocument(doc: ParsedDocument, docIndex: number, options: Ch
   };
 
   for (let u = 0; u < units.length; u++) {
+    yield;
     const unit = units[u];
     const tokens = count(unit.text);
     const part: Part = { unit, text: unit.text, tokens };
@@ -134,7 +144,7 @@ export function chunkDocument(doc: ParsedDocument, docIndex: number, options: Ch
     });
   }
   flush();
-  return finish(doc, docIndex, drafts, minTokens, count);
+  return yield* finish(doc, docIndex, drafts, minTokens, count);
 }
 
 /** The last sentences of a chunk, up to the overlap budget (one sentence of up to 1.5× it). */
@@ -153,16 +163,17 @@ function overlapTail(draft: Draft, budget: number, count: (t: string) => number)
   return taken.length ? [{ unit: lastText.unit, text: taken.join(' '), tokens: used }] : [];
 }
 
-function finish(
+function* finish(
   doc: ParsedDocument,
   docIndex: number,
   drafts: Draft[],
   minTokens: number,
   count: (t: string) => number,
-): Chunk[] {
+): Steps<Chunk[]> {
   const chunks: Chunk[] = [];
   const ids = new Set<string>();
   for (const draft of drafts) {
+    yield;
     // A chunk that opens with headings takes the path of the text they head (the deepest of them)
     // and the first clause among them ("Exclusions / 4. War / 4.1 …" → 4: where reading starts).
     const firstText = draft.parts.findIndex((p) => p.unit.kind !== 'heading');

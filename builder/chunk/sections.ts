@@ -7,6 +7,7 @@ import type { Block, ParsedDocument } from '../../widget/core/schema.ts';
 import { boilerplateKey, isPageNumber } from './boilerplate.ts';
 import { parseClauseLine, type ClauseLine } from './clause.ts';
 import { cleanTitle, detectHeading } from './headings.ts';
+import { finishNow, type Steps } from '../build/pace.ts';
 
 export type UnitKind = 'heading' | 'text' | 'row';
 
@@ -56,9 +57,10 @@ function cells(row: string): number {
  * header is the document's name, worth one copy, and a repeated sentence taken for furniture by
  * mistake is not lost altogether.
  */
-function linesOf(blocks: Block[], furniture: Set<string>, seen: Set<string>): Line[] {
+function* linesOf(blocks: Block[], furniture: Set<string>, seen: Set<string>): Steps<Line[]> {
   const out: Line[] = [];
   for (const block of blocks) {
+    yield;
     let first = true;
     for (const raw of block.text.split('\n')) {
       // Table rules a text parser joined into a paragraph carry no words.
@@ -80,6 +82,11 @@ function linesOf(blocks: Block[], furniture: Set<string>, seen: Set<string>): Li
 
 /** Walks the document; `furniture` holds boilerplate keys to drop. */
 export function documentUnits(doc: ParsedDocument, furniture: Set<string>): Unit[] {
+  return finishNow(documentUnitsSteps(doc, furniture));
+}
+
+/** `documentUnits` as steps, one per block and line (builder/build/pace.ts). */
+export function* documentUnitsSteps(doc: ParsedDocument, furniture: Set<string>): Steps<Unit[]> {
   const stack: Heading[] = [];
   let clause: string | null = null;
   // The numeric clause a lettered item hangs under ("3.2" for "(א)" → "3.2(א)").
@@ -120,13 +127,18 @@ export function documentUnits(doc: ParsedDocument, furniture: Set<string>): Unit
   };
 
   for (const page of doc.pages) {
-    const lines = linesOf(page.blocks, furniture, seenFurniture);
-    const clauses = lines.map((l) => (l.kind === 'row' ? null : parseClauseLine(l.text)));
+    const lines = yield* linesOf(page.blocks, furniture, seenFurniture);
+    const clauses: (ClauseLine | null)[] = [];
+    for (const l of lines) {
+      yield;
+      clauses.push(l.kind === 'row' ? null : parseClauseLine(l.text));
+    }
     // A table continues across a page break only when the page opens with rows of the same width.
     if (table && !(lines[0]?.kind === 'row' && cells(lines[0].text) === table.columns)) table = null;
     let paragraph: Unit | null = null;
 
     for (let i = 0; i < lines.length; i++) {
+      yield;
       const line = lines[i];
       const parsed = clauses[i];
       if (line.kind === 'row') {

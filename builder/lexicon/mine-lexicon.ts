@@ -12,6 +12,7 @@
 import { normalizeText, tokenize } from '../../widget/core/tokenizer/index.ts';
 import { LEXICON } from '../../widget/core/retrieval/lexicon.ts';
 import type { MinedEntry, MinedKind, MinedLexicon } from '../../widget/core/retrieval/mined-lexicon.ts';
+import { finishNow, type Steps } from '../build/pace.ts';
 
 export interface MineOptions {
   /** Documents a definition must be found in (acronyms and translations, checked by letters and length, need one). */
@@ -144,13 +145,20 @@ const CURATED_KEYS = LEXICON.map((group) => new Set(group.map((p) => key(tokeniz
 
 /** Mines the corpus's pages into a lexicon; `chunkTexts` measure how common a phrase is. */
 export function mineLexicon(pages: Iterable<MinePage>, chunkTexts: readonly string[], options: MineOptions = {}): MinedLexicon {
+  return finishNow(mineLexiconSteps(pages, chunkTexts, options));
+}
+
+/** `mineLexicon` as steps, one per line of text and per chunk (the build runs it with pauses: builder/build/pace.ts). */
+export function* mineLexiconSteps(pages: Iterable<MinePage>, chunkTexts: readonly string[], options: MineOptions = {}): Steps<MinedLexicon> {
   const minDocs = options.minDocs ?? 2;
   const maxShare = options.maxChunkShare ?? 0.02;
   const maxEntries = options.maxEntries ?? 400;
   const maxWords = options.maxWords ?? MAX_WORDS;
   const pairs = new Map<string, { kind: MinedKind; docs: Set<number>; forms: [Map<string, number>, Map<string, number>]; terms: [string[], string[]] }>();
-  for (const page of pages) {
-    for (const c of extractCandidates(page.text)) {
+  // extractCandidates reads line by line: a page's lines one at a time give the same candidates.
+  for (const page of pages) for (const line of page.text.split('\n')) {
+    yield;
+    for (const c of extractCandidates(line)) {
       const a = clean(c.phrases[0]);
       const b = clean(c.phrases[1]);
       if (!a || !b) continue;
@@ -171,6 +179,7 @@ export function mineLexicon(pages: Iterable<MinePage>, chunkTexts: readonly stri
   const needed = new Set([...pairs.values()].flatMap((e) => [...e.terms[0], ...e.terms[1]]));
   const df = new Map<string, number>();
   for (const text of chunkTexts) {
+    yield;
     for (const t of new Set(tokenize(text))) if (needed.has(t)) df.set(t, (df.get(t) ?? 0) + 1);
   }
   const maxDf = Math.max(1, maxShare * chunkTexts.length);

@@ -4,6 +4,7 @@
  * HTML rendering, and this tiny subset is not worth a dependency.
  */
 import type { Block, ParsedPage } from '../../widget/core/schema.ts';
+import { finishNow, type Steps } from '../build/pace.ts';
 
 const ATX_HEADING = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
 const FENCE = /^ {0,3}(```+|~~~+)/;
@@ -35,7 +36,12 @@ function isTableLine(line: string, next: string | undefined, inTable: boolean): 
   return inTable || line.trim().startsWith('|') || (next !== undefined && next.includes('|') && next.includes('-') && TABLE_SEPARATOR.test(next));
 }
 
-export function parseMarkdown(md: string, _file: string): ParsedPage[] {
+export function parseMarkdown(md: string, file: string): ParsedPage[] {
+  return finishNow(parseMarkdownSteps(md, file));
+}
+
+/** `parseMarkdown` as steps, one per line (the build runs it with pauses: builder/build/pace.ts). */
+export function* parseMarkdownSteps(md: string, _file: string): Steps<ParsedPage[]> {
   const lines = md.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   const blocks: Block[] = [];
   let paragraph: string[] = [];
@@ -47,6 +53,7 @@ export function parseMarkdown(md: string, _file: string): ParsedPage[] {
   };
 
   for (let i = 0; i < lines.length; i++) {
+    yield;
     const line = lines[i];
     const fence = FENCE.exec(line);
     if (fence) {

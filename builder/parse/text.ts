@@ -5,6 +5,7 @@
  * lines are joined back into paragraphs.
  */
 import type { Block, ParsedPage } from '../../widget/core/schema.ts';
+import { finishNow, type Steps } from '../build/pace.ts';
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', nbsp: ' ', shy: '', ndash: '–', mdash: '—',
@@ -110,9 +111,14 @@ function headingLevel(lines: Line[], i: number): number | null {
 
 /** Blocks of one page of plain text (no form feeds expected here). */
 export function textToBlocks(text: string): Block[] {
+  return finishNow(textToBlocksSteps(text));
+}
+
+function* textToBlocksSteps(text: string): Steps<Block[]> {
   const lines: Line[] = [];
   let afterBreak = true;
   for (const raw of decodeEntities(text).split(/\r\n|\r|\n/)) {
+    yield;
     const line = cleanLine(raw);
     if (line === '') {
       afterBreak = true;
@@ -129,6 +135,7 @@ export function textToBlocks(text: string): Block[] {
     paragraph = [];
   };
   for (let i = 0; i < lines.length; i++) {
+    yield;
     const { text: line, afterBreak: broke } = lines[i];
     const level = headingLevel(lines, i);
     if (level !== null) {
@@ -144,8 +151,15 @@ export function textToBlocks(text: string): Block[] {
 }
 
 /** Plain text as pages: form feeds split pages (as `pdftotext` writes them), else one page. */
-export function parseText(text: string, _file: string): ParsedPage[] {
+export function parseText(text: string, file: string): ParsedPage[] {
+  return finishNow(parseTextSteps(text, file));
+}
+
+/** `parseText` as steps, one per line (the build runs it with pauses: builder/build/pace.ts). */
+export function* parseTextSteps(text: string, _file: string): Steps<ParsedPage[]> {
   const parts = text.replace(/^\uFEFF/, '').split('\f');
   while (parts.length > 1 && parts[parts.length - 1].trim() === '') parts.pop();
-  return parts.map((part, index) => ({ page: index + 1, blocks: textToBlocks(part) }));
+  const pages: ParsedPage[] = [];
+  for (let index = 0; index < parts.length; index++) pages.push({ page: index + 1, blocks: yield* textToBlocksSteps(parts[index]) });
+  return pages;
 }

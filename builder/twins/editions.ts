@@ -11,6 +11,7 @@
  * of their numbers, other products 0.25 at most, except two near-identical travel products
  * (first class 0.98, premium passport 0.92), which the margin rule leaves to the best.
  */
+import { finishNow, textPieces, type Steps } from '../build/pace.ts';
 
 /** A document as the aligner sees it: its domain, its script and its pages' texts. */
 export interface EditionDocument {
@@ -86,13 +87,23 @@ export function alignmentNumbers(text: string): Set<string> {
 
 /** The script most of a text's letters are in. */
 export function dominantScript(text: string): EditionScript {
-  const count = (re: RegExp) => (text.match(re) ?? []).length;
-  const scores: [EditionScript, number][] = [
-    ['hebrew', count(/[\u05d0-\u05ea]/g)],
-    ['latin', count(/[A-Za-z]/g)],
-    ['cyrillic', count(/[\u0400-\u04ff]/g)],
-    ['arabic', count(/[\u0600-\u06ff]/g)],
-  ];
+  return finishNow(dominantScriptSteps(text));
+}
+
+const SCRIPT_LETTERS: [EditionScript, RegExp][] = [
+  ['hebrew', /[\u05d0-\u05ea]/g],
+  ['latin', /[A-Za-z]/g],
+  ['cyrillic', /[\u0400-\u04ff]/g],
+  ['arabic', /[\u0600-\u06ff]/g],
+];
+
+/** `dominantScript` as steps, one per piece of a long text (letters are counted piece by piece). */
+function* dominantScriptSteps(text: string): Steps<EditionScript> {
+  const scores: [EditionScript, number][] = SCRIPT_LETTERS.map(([script]) => [script, 0]);
+  for (const piece of textPieces(text)) {
+    yield;
+    SCRIPT_LETTERS.forEach(([, re], i) => (scores[i][1] += (piece.match(re) ?? []).length));
+  }
   return scores.reduce((a, b) => (b[1] > a[1] ? b : a))[0];
 }
 
@@ -141,31 +152,48 @@ export interface EditionPair {
 
 /** Each non-Hebrew document's Hebrew edition, where one is clear. */
 export function pairEditions(documents: readonly EditionDocument[], options: EditionOptions = {}): EditionPair[] {
+  return finishNow(pairEditionsSteps(documents, options));
+}
+
+function* pairEditionsSteps(documents: readonly EditionDocument[], options: EditionOptions): Steps<EditionPair[]> {
   const o = { ...DEFAULTS, ...options };
-  const scripts = documents.map((d) => dominantScript(d.pages.map((p) => p.text).join(' ')));
-  const numbers = documents.map((d) => alignmentNumbers(d.pages.map((p) => p.text).join('\n')));
+  const scripts: EditionScript[] = [];
+  const numbers: Set<string>[] = [];
+  for (const d of documents) {
+    yield;
+    scripts.push(yield* dominantScriptSteps(d.pages.map((p) => p.text).join(' ')));
+    numbers.push(alignmentNumbers(d.pages.map((p) => p.text).join('\n')));
+  }
   const pairs: EditionPair[] = [];
-  documents.forEach((d, i) => {
-    if (scripts[i] === 'hebrew' || numbers[i].size < o.minSharedNumbers) return;
+  for (let i = 0; i < documents.length; i++) {
+    const d = documents[i];
+    yield;
+    if (scripts[i] === 'hebrew' || numbers[i].size < o.minSharedNumbers) continue;
     const ranked = documents
       .map((h, j) => ({ j, ...jaccard(numbers[i], numbers[j]) }))
       .filter(({ j }) => j !== i && scripts[j] === 'hebrew' && documents[j].domain === d.domain)
       .sort((x, y) => y.similarity - x.similarity || x.j - y.j);
     const [first, second] = ranked;
-    if (!first || first.similarity < o.minDocumentSimilarity || first.shared < o.minSharedNumbers) return;
+    if (!first || first.similarity < o.minDocumentSimilarity || first.shared < o.minSharedNumbers) continue;
     // A close second is a rival only when it is another text: copies and reissues of one Hebrew
     // edition (the same numbers) are all right answers.
-    if (second && first.similarity - second.similarity < o.minMargin && jaccard(numbers[first.j], numbers[second.j]).similarity < SAME_TEXT) return;
+    if (second && first.similarity - second.similarity < o.minMargin && jaccard(numbers[first.j], numbers[second.j]).similarity < SAME_TEXT) continue;
     pairs.push({ doc: i, hebrewDoc: first.j, script: scripts[i], similarity: first.similarity });
-  });
+  }
   return pairs;
 }
 
 /** Every page of a non-Hebrew edition that has its counterpart in the Hebrew edition. */
 export function alignEditions(documents: readonly EditionDocument[], options: EditionOptions = {}): EditionLink[] {
+  return finishNow(alignEditionsSteps(documents, options));
+}
+
+/** `alignEditions` as steps, one per document and per edition pair (the build runs it with pauses: builder/build/pace.ts). */
+export function* alignEditionsSteps(documents: readonly EditionDocument[], options: EditionOptions = {}): Steps<EditionLink[]> {
   const o = { ...DEFAULTS, ...options };
   const links: EditionLink[] = [];
-  for (const pair of pairEditions(documents, o)) {
+  for (const pair of yield* pairEditionsSteps(documents, o)) {
+    yield;
     const a = documents[pair.doc].pages;
     const b = documents[pair.hebrewDoc].pages;
     const na = a.map((p) => alignmentNumbers(p.text));

@@ -3,7 +3,8 @@
  * page). Each text gets a group id, or -1 when it has no twin. Threshold: Jaccard of 5-word
  * shingles ≥ 0.7 — the overlap the issue names; see the note for what it merges on the corpus.
  */
-import { candidatePairs, jaccard, shingles } from './minhash.ts';
+import { finishNow, type Steps } from '../build/pace.ts';
+import { candidatePairsSteps, jaccard, shinglesSteps } from './minhash.ts';
 
 export interface TwinOptions {
   /** Jaccard similarity of shingle sets at or above which two texts are twins. */
@@ -21,18 +22,34 @@ export interface TwinOptions {
 export const DEFAULT_TWIN_THRESHOLD = 0.7;
 
 export function twinGroups(texts: readonly string[], options: TwinOptions = {}): Int32Array {
+  return finishNow(twinGroupsSteps(texts, options));
+}
+
+/** `twinGroups` as steps, one per text and per candidate pair (the build runs it with pauses: builder/build/pace.ts). */
+export function* twinGroupsSteps(texts: readonly string[], options: TwinOptions = {}): Steps<Int32Array> {
   const threshold = options.threshold ?? DEFAULT_TWIN_THRESHOLD;
-  const sets = texts.map(shingles);
+  const sets: Set<number>[] = [];
+  for (const text of texts) {
+    yield;
+    sets.push(yield* shinglesSteps(text));
+  }
   const frequency = new Map<number, number>();
-  for (const set of sets) for (const x of set) frequency.set(x, (frequency.get(x) ?? 0) + 1);
+  for (const set of sets) {
+    yield;
+    for (const x of set) frequency.set(x, (frequency.get(x) ?? 0) + 1);
+  }
   const maxFrequency = options.maxShingleFrequency ?? 30;
-  for (const set of sets) for (const x of set) if (frequency.get(x)! > maxFrequency) set.delete(x);
+  for (const set of sets) {
+    yield;
+    for (const x of set) if (frequency.get(x)! > maxFrequency) set.delete(x);
+  }
   const parent = Int32Array.from(texts, (_, i) => i);
   const find = (i: number): number => {
     while (parent[i] !== i) i = parent[i] = parent[parent[i]];
     return i;
   };
-  for (const [a, b] of candidatePairs(sets, options.minShingles ?? 20)) {
+  for (const [a, b] of yield* candidatePairsSteps(sets, options.minShingles ?? 20)) {
+    yield;
     if (jaccard(sets[a], sets[b]) >= threshold) parent[find(a)] = find(b);
   }
   const size = new Map<number, number>();

@@ -9,6 +9,7 @@ import { BM25_FIELDS, Bm25File, encodeBm25File, NO_DOMAIN, type Bm25Contents, ty
 import { throwIfAborted } from '../../widget/core/errors.ts';
 import { tokenize } from '../../widget/core/tokenizer/tokenize.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
+import { finishNow, runSteps, type Steps } from '../build/pace.ts';
 
 /** File names carry product names ("תנאי-פוליסת-ניתוחים-…"): their words count as context. */
 function fileWords(file: string): string {
@@ -26,7 +27,24 @@ export function chunkFields(chunk: Chunk, document: IndexedDocument): Record<Bm2
   return { body: chunk.text, context: chunkContext(chunk, document) };
 }
 
+/**
+ * The build's compiler: the same postings as `compileBm25`, with the event loop given a turn
+ * every few tens of milliseconds so that Ctrl-C stops it (builder/build/pace.ts).
+ */
+export function compileBm25Async(chunks: readonly Chunk[], documents: readonly IndexedDocument[], options: WorkOptions = {}): Promise<Bm25Contents> {
+  return runSteps(compileBm25Steps(chunks, documents, options), options.signal);
+}
+
+/**
+ * For in-memory indexes (tests, the bench's synthetic corpora): compiles at once. Kept synchronous
+ * beside `compileBm25Async` so that those callers need no event loop and no signal; both run the
+ * one generator below, so they cannot drift apart.
+ */
 export function compileBm25(chunks: readonly Chunk[], documents: readonly IndexedDocument[], options: WorkOptions = {}): Bm25Contents {
+  return finishNow(compileBm25Steps(chunks, documents, options));
+}
+
+function* compileBm25Steps(chunks: readonly Chunk[], documents: readonly IndexedDocument[], options: WorkOptions): Steps<Bm25Contents> {
   const domains = [...new Set(documents.map((d) => d.domain))].sort();
   if (domains.length >= NO_DOMAIN) throw new Error(`too many domains (${domains.length})`);
   const domainIndex = new Map(domains.map((d, i) => [d, i]));
@@ -41,6 +59,7 @@ export function compileBm25(chunks: readonly Chunk[], documents: readonly Indexe
       throwIfAborted(options.signal);
       options.onProgress?.({ step: 'bm25', done: i, total: chunks.length });
     }
+    yield;
     const document = documents[chunks[i].doc];
     chunkDomain[i] = domainIndex.get(document.domain)!;
     const texts = chunkFields(chunks[i], document);

@@ -69,6 +69,31 @@ export function phraseTerms(phrase: string): string[] {
 }
 
 export function trainRouter(docs: RouterTrainingDoc[], options: TrainRouterOptions = {}): RouterModel {
+  const steps = trainRouterSteps(docs, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * Pieces of a long text cut at line breaks near every `size` characters: a term never spans a
+ * line break, so tokenizing piece by piece gives the whole text's terms, in order.
+ */
+function* linePieces(text: string, size = 65_536): Generator<string, void, undefined> {
+  let start = 0;
+  for (let cut = text.indexOf('\n', start + size); cut >= 0; cut = text.indexOf('\n', start + size)) {
+    yield text.slice(start, cut);
+    start = cut;
+  }
+  yield text.slice(start);
+}
+
+/**
+ * `trainRouter` as steps, one per piece of text and per term: the builder runs it with pauses
+ * (builder/build/pace.ts) so that a build stays cancellable while the router trains.
+ */
+export function* trainRouterSteps(docs: RouterTrainingDoc[], options: TrainRouterOptions = {}): Generator<void, RouterModel, undefined> {
   const curatedSource = options.curated ?? DOMAIN_KEYWORDS;
   const domains = [...new Set([...docs.map((d) => d.domain), ...Object.keys(curatedSource)])].sort();
   const domainIndex = new Map(domains.map((d, i) => [d, i]));
@@ -79,7 +104,10 @@ export function trainRouter(docs: RouterTrainingDoc[], options: TrainRouterOptio
     const bag = new Map<string, number>();
     addTerms(bag, tokenize(doc.title), options.titleWeight ?? TITLE_WEIGHT);
     addTerms(bag, tokenize(doc.headings.join('\n')), options.headingWeight ?? HEADING_WEIGHT);
-    addTerms(bag, tokenize(doc.text), 1);
+    for (const piece of linePieces(doc.text)) {
+      yield;
+      addTerms(bag, tokenize(piece), 1);
+    }
     let mass = 0;
     // Sublinear counts: a term repeated 500 times in one policy is not 500 times the evidence.
     for (const [t, n] of bag) { const v = 1 + Math.log(n); bag.set(t, v); mass += v; }
@@ -101,14 +129,16 @@ export function trainRouter(docs: RouterTrainingDoc[], options: TrainRouterOptio
     Math.log(((counts[d].get(t) ?? 0) + alpha) / (totals[d] + alpha * vocabulary.length));
 
   // Rank terms by their contribution to the mutual information between term and domain.
-  const ranked = vocabulary.map((t) => {
+  const ranked: { t: string; lp: number[]; score: number }[] = [];
+  for (const t of vocabulary) {
+    yield;
     const lp = domains.map((_, d) => logProb(d, t));
     const p = lp.map(Math.exp);
     const mean = p.reduce((a, b) => a + b, 0) / p.length;
     let score = 0;
     for (let d = 0; d < p.length; d++) score += p[d] * Math.log(p[d] / mean);
-    return { t, lp, score };
-  });
+    ranked.push({ t, lp, score });
+  }
   ranked.sort((a, b) => b.score - a.score);
   const kept = ranked.slice(0, options.maxTerms ?? 3000);
 
