@@ -1,6 +1,8 @@
 /**
  * The build pipeline: ingest → chunk → embed (cached) → route model → BM25 → write.
- * Each step reports progress and honours the abort signal; bad input never stops the build.
+ * Each step reports progress and honours the abort signal: the long CPU-bound steps run with
+ * pauses (./pace.ts) so that Ctrl-C is seen within a few tens of milliseconds, and a cancelled
+ * build writes nothing to --out. Bad input never stops the build.
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -9,19 +11,21 @@ import { gunzipSync } from 'node:zlib';
 import { createError, throwIfAborted } from '../../widget/core/errors.ts';
 import { packVectors } from '../../widget/core/format/int8.ts';
 import type { EmbedderInfo, IndexManifest } from '../../widget/core/format/manifest.ts';
-import { compileBm25 } from '../write/compile-bm25.ts';
+import { compileBm25Async } from '../write/compile-bm25.ts';
 import { decodeChunkStore } from '../../widget/core/format/chunk-store.ts';
-import { trainRouter } from '../../widget/core/retrieval/route.ts';
+import { trainRouterSteps } from '../../widget/core/retrieval/route-model.ts';
 import type { Chunk, IndexedDocument, ParsedDocument, WorkOptions } from '../../widget/core/schema.ts';
 import { DEFAULT_RETRIEVAL, type RetrievalDefaults } from '../../widget/core/format/manifest.ts';
-import { chunkDocument } from '../chunk/index.ts';
+import { chunkDocumentSteps } from '../chunk/index.ts';
 import { FIXTURE_EMBEDDER, PASSAGE_PREFIX, QUERY_PREFIX } from '../embed/defaults.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import { ingestInputs, type SkippedFile } from './ingest-inputs.ts';
 import { writeIndex } from '../write/write-index.ts';
-import { twinGroups } from '../twins/twin-groups.ts';
-import { alignEditions, editionRefs } from '../twins/editions.ts';
-import { mineLexicon } from '../lexicon/mine-lexicon.ts';
+import { recoverOut } from '../write/swap.ts';
+import { twinGroupsSteps } from '../twins/twin-groups.ts';
+import { alignEditionsSteps, editionRefs } from '../twins/editions.ts';
+import { mineLexiconSteps } from '../lexicon/mine-lexicon.ts';
+import { pause, runSteps } from './pace.ts';
 
 export interface BuildOptions extends WorkOptions {
   inputs: string[];
@@ -38,6 +42,8 @@ export interface BuildOptions extends WorkOptions {
   termMatch?: RetrievalDefaults['termMatch'];
   /** Messages for the user (warnings, what was skipped), printed without tearing progress bars. */
   log?: (message: string) => void;
+  /** What was repaired after an interrupted build (builder/write/swap.ts): shown even with --quiet. Default: `log`. */
+  notice?: (message: string) => void;
 }
 
 export interface BuildSummary {
@@ -103,7 +109,7 @@ async function embedChunks(
 const pageText = (page: ParsedDocument['pages'][number]): string => page.blocks.map((b) => b.text).join('\n');
 
 /** Marks near-identical pages and chunks with twin-group ids (see builder/twins). */
-function markTwins(parsed: readonly ParsedDocument[], chunks: Chunk[]): void {
+async function markTwins(parsed: readonly ParsedDocument[], chunks: Chunk[], options: WorkOptions): Promise<void> {
   const pageKeys: string[] = [];
   const pageTexts: string[] = [];
   parsed.forEach((doc, d) => {
@@ -112,9 +118,10 @@ function markTwins(parsed: readonly ParsedDocument[], chunks: Chunk[]): void {
       pageTexts.push(pageText(page));
     }
   });
-  const pageGroups = twinGroups(pageTexts);
+  const pageGroups = await runSteps(twinGroupsSteps(pageTexts), options.signal);
+  options.onProgress?.({ step: 'twins', done: 1, total: 3 });
   const pageGroup = new Map(pageKeys.map((k, i) => [k, pageGroups[i]]));
-  const chunkGroups = twinGroups(chunks.map((c) => c.text));
+  const chunkGroups = await runSteps(twinGroupsSteps(chunks.map((c) => c.text)), options.signal);
   chunks.forEach((chunk, i) => {
     const pg = pageGroup.get(`${chunk.doc}:${chunk.page}`) ?? -1;
     if (pg >= 0) chunk.pageTwin = pg;
@@ -123,15 +130,19 @@ function markTwins(parsed: readonly ParsedDocument[], chunks: Chunk[]): void {
 }
 
 /** Links each other-language edition with its Hebrew edition, page to page (see builder/twins/editions.ts). */
-function markEditions(parsed: readonly ParsedDocument[], documents: IndexedDocument[]): void {
+async function markEditions(parsed: readonly ParsedDocument[], documents: IndexedDocument[], signal?: AbortSignal): Promise<void> {
   const pages = parsed.map((doc) => ({ domain: doc.domain, pages: doc.pages.map((p) => ({ page: p.page, text: pageText(p) })) }));
-  for (const [doc, refs] of editionRefs(alignEditions(pages))) documents[doc].editions = refs;
+  for (const [doc, refs] of editionRefs(await runSteps(alignEditionsSteps(pages), signal))) documents[doc].editions = refs;
 }
 
 export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const { signal, onProgress, log = () => {} } = options;
+  const notice = options.notice ?? log;
   const outDir = resolve(options.outDir);
+  // A build stopped by kill -9 or a crash while it swapped folders may have left --out missing:
+  // put the previous build back (and clean up) before anything reads it (builder/write/swap.ts).
+  await recoverOut(outDir, notice);
 
   const ingested = await ingestInputs(options.inputs, { signal, onProgress });
   throwIfAborted(signal);
@@ -164,9 +175,11 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
     }
     const chunks: Chunk[] = [];
     const seen = new Set<string>();
+    const chunking = { maxTokens: options.maxTokens, overlap: options.overlap, countTokens };
+    onProgress?.({ step: 'chunk', done: 0, total: parsed.length });
     for (let i = 0; i < parsed.length; i++) {
-      throwIfAborted(signal);
-      for (const chunk of chunkDocument(parsed[i], i, { maxTokens: options.maxTokens, overlap: options.overlap, countTokens })) {
+      await pause(signal);
+      for (const chunk of await runSteps(chunkDocumentSteps(parsed[i], i, chunking), signal)) {
         // Identical passages in two documents keep one id per index (ids are content hashes).
         if (seen.has(chunk.id)) continue;
         seen.add(chunk.id);
@@ -178,10 +191,9 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       onProgress?.({ step: 'chunk', done: i + 1, total: parsed.length, detail: parsed[i].file });
     }
     onProgress?.({ step: 'twins', done: 0, total: 3 });
-    markTwins(parsed, chunks);
+    await markTwins(parsed, chunks, { signal, onProgress });
     onProgress?.({ step: 'twins', done: 2, total: 3 });
-    throwIfAborted(signal);
-    markEditions(parsed, documents);
+    await markEditions(parsed, documents, signal);
     onProgress?.({ step: 'twins', done: 3, total: 3 });
     const chunked = new Set(chunks.map((c) => c.doc));
     const chunkless = documents.filter((_, i) => !chunked.has(i));
@@ -211,33 +223,28 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
 
     onProgress?.({ step: 'lexicon', done: 0, total: 1 });
     const pages = parsed.flatMap((doc, d) => doc.pages.map((p) => ({ doc: d, text: p.blocks.map((b) => b.text).join('\n') })));
-    const lexicon = mineLexicon(pages, chunks.map((c) => c.text));
+    const lexicon = await runSteps(mineLexiconSteps(pages, chunks.map((c) => c.text)), signal);
     onProgress?.({ step: 'lexicon', done: 1, total: 1 });
 
     onProgress?.({ step: 'route', done: 0, total: 1 });
-    const router = trainRouter(routerInput(parsed));
+    const router = await runSteps(trainRouterSteps(routerInput(parsed)), signal);
     onProgress?.({ step: 'route', done: 1, total: 1 });
-    throwIfAborted(signal);
 
     const retrieval: RetrievalDefaults = {
       ...DEFAULT_RETRIEVAL,
       ...(options.bm25Weight === undefined ? {} : { bm25Weight: options.bm25Weight }),
       ...(options.termMatch === undefined ? {} : { termMatch: options.termMatch }),
     };
-    const bm25 = compileBm25(chunks, documents, { signal, onProgress });
-    throwIfAborted(signal);
+    const bm25 = await compileBm25Async(chunks, documents, { signal, onProgress });
 
     const previous = await previousChunkIds(outDir);
-    const manifest = await writeIndex(outDir, {
-      documents,
-      chunks,
-      bm25,
-      vectors,
-      embedder: embedderInfo,
-      router,
-      lexicon: lexicon.entries.length ? lexicon : null,
-      retrieval,
-    });
+    // Honours the signal until the new build is complete on disk, then swaps it in.
+    const manifest = await writeIndex(
+      outDir,
+      { documents, chunks, bm25, vectors, embedder: embedderInfo, router, lexicon: lexicon.entries.length ? lexicon : null, retrieval },
+      new Date(),
+      { signal, onProgress, log: notice },
+    );
     const bytes = Object.values(manifest.files).reduce((n, f) => n + f!.bytes, 0);
     const ids = new Set(chunks.map((c) => c.id));
     const kept = previous ? [...ids].filter((id) => previous.has(id)).length : 0;

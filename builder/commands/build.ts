@@ -1,7 +1,7 @@
 /** `harel-builder build <input…> --out <dir>`: argument parsing and the summary; the work is in ../build/. */
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { createError } from '../../widget/core/errors.ts';
+import { createError, isHarelError } from '../../widget/core/errors.ts';
 import { buildIndex, type BuildSummary } from '../build/build-index.ts';
 import { numberOption, optionalNumber } from '../cli/args.ts';
 import { runCancellable } from '../cli/cancellable.ts';
@@ -46,25 +46,40 @@ export async function buildCommand(argv: string[]): Promise<number> {
     throw createError('BAD_ARGUMENT', `--term-match ${termMatch} is not supported since index format 2: BM25 terms match whole. Leave the option out.`);
   }
   const progress = createProgressReporter({ quiet: Boolean(values.quiet) });
-  const summary: BuildSummary = await runCancellable(progress, 'cancelling: the index already in --out stays as it was', (signal) =>
-    buildIndex({
-      inputs: positionals,
-      outDir,
-      embed: !values['no-embed'],
-      embedder: values.embedder ?? DEFAULT_EMBEDDER,
-      modelDir: values['model-dir'],
-      allowRemote: Boolean(values['allow-remote']),
-      dtype,
-      maxTokens: numberOption(values['max-tokens'], '--max-tokens', 350, 32, 512),
-      overlap: numberOption(values.overlap, '--overlap', 0.15, 0, 0.5),
-      cacheDir: values['cache-dir'],
-      bm25Weight: optionalNumber(values['bm25-weight'], '--bm25-weight', 0, 1),
-      termMatch,
-      signal,
-      onProgress: progress.onProgress,
-      log: progress.log,
-    }),
-  );
+  let summary: BuildSummary;
+  let cancelled = (): boolean => false;
+  try {
+    summary = await runCancellable(progress, 'cancelling: the index already in --out stays as it was', (signal) => {
+      cancelled = () => signal.aborted;
+      return buildIndex({
+        inputs: positionals,
+        outDir,
+        embed: !values['no-embed'],
+        embedder: values.embedder ?? DEFAULT_EMBEDDER,
+        modelDir: values['model-dir'],
+        allowRemote: Boolean(values['allow-remote']),
+        dtype,
+        maxTokens: numberOption(values['max-tokens'], '--max-tokens', 350, 32, 512),
+        overlap: numberOption(values.overlap, '--overlap', 0.15, 0, 0.5),
+        cacheDir: values['cache-dir'],
+        bm25Weight: optionalNumber(values['bm25-weight'], '--bm25-weight', 0, 1),
+        termMatch,
+        signal,
+        onProgress: progress.onProgress,
+        log: progress.log,
+        // A repair of --out after an interrupted build is said even with --quiet.
+        notice: (message) => (values.quiet ? process.stderr.write(`${message}\n`) : progress.log(message)),
+      });
+    });
+  } catch (error) {
+    // Ctrl-C: every step stops at its next pause, the write deletes its temporary folder and never
+    // touches --out. 130 = 128 + SIGINT, as shells report it.
+    if (!isHarelError(error, 'ABORTED')) throw error;
+    process.stderr.write(`cancelled: nothing was written; ${outDir} is as it was before the build\n`);
+    return 130;
+  }
+  // Ctrl-C in the instant between the swap and the end: the new build is already in place.
+  if (cancelled()) process.stderr.write(`too late to cancel: the new index was already in place in ${outDir}\n`);
   const lines = [
     `index ${summary.manifest.buildId} written to ${values.out} in ${(summary.ms / 1000).toFixed(1)} s`,
     `  ${summary.manifest.counts.documents} documents, ${summary.manifest.counts.pages} pages, ${summary.manifest.counts.chunks} chunks, ${(summary.bytes / 1024).toFixed(0)} KB (${(summary.bytes / Math.max(1, summary.manifest.counts.chunks)).toFixed(0)} bytes/chunk)`,

@@ -20,6 +20,7 @@ import { deriveTitle } from '../parse/title.ts';
 import { MANIFEST_NAME, parseManifest, type Manifest } from './manifest.ts';
 import { parseFile, type ParsedFile, type PdfParser } from './parse-file.ts';
 import { listFiles } from './walk.ts';
+import { pause } from '../build/pace.ts';
 
 export type { PdfParser };
 
@@ -177,6 +178,7 @@ export async function ingest(inputDirs: string[], options: IngestOptions = {}): 
   const byKey = new Map<string, string>();
   const byContent = new Map<string, string>();
   for (const outcome of outcomes) {
+    await pause(signal);
     if ('error' in outcome) {
       skipped.push(outcome.error);
       continue;

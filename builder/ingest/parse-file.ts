@@ -6,9 +6,10 @@ import { createHash } from 'node:crypto';
 import { createError, isHarelError } from '../../widget/core/errors.ts';
 import type { DocumentKind, ParsedPage, WorkOptions } from '../../widget/core/schema.ts';
 import { parseWebFile } from '../parse/html.ts';
-import { parseMarkdown } from '../parse/markdown.ts';
+import { parseMarkdownSteps } from '../parse/markdown.ts';
 import { parsePageJson, type PageJsonMeta } from '../parse/page-json.ts';
-import { parseText } from '../parse/text.ts';
+import { parseTextSteps } from '../parse/text.ts';
+import { runSteps } from '../build/pace.ts';
 
 /** The shape of `parsePdf` in `builder/parse/pdf.ts`; tests inject their own. */
 export type PdfParser = (bytes: Uint8Array, file: string, options?: WorkOptions) => Promise<ParsedPage[]>;
@@ -78,9 +79,10 @@ export async function parseFile(
     }
     case '.md':
     case '.markdown':
-      return { kind: 'md', pages: parseMarkdown(decodeUtf8(bytes, file), file), contentHash };
+      // Line by line with pauses: a large file must not hold off Ctrl-C (builder/build/pace.ts).
+      return { kind: 'md', pages: await runSteps(parseMarkdownSteps(decodeUtf8(bytes, file), file), options.signal), contentHash };
     case '.txt':
-      return { kind: 'txt', pages: parseText(decodeUtf8(bytes, file), file), contentHash };
+      return { kind: 'txt', pages: await runSteps(parseTextSteps(decodeUtf8(bytes, file), file), options.signal), contentHash };
     case '.json': {
       let json: unknown;
       try {
