@@ -7,6 +7,8 @@ import { HarelChatElement } from './ui/harel-chat.ts';
 export { HarelChatElement, DEFAULT_MODEL } from './ui/harel-chat.ts';
 export type { HarelChatReadyDetail, HarelChatErrorDetail, ModeSetting } from './ui/harel-chat.ts';
 export type { Answer, AnswerMode, AnswerTimings, Citation, ChatTurn, Confidence, RankedPassage } from './answer/types.ts';
+export type { FeedbackRating, FeedbackReason, HarelChatFeedbackDetail } from './ui/feedback.ts';
+export type { EscalateReason, HarelChatEscalateDetail, TranscriptEntry } from './ui/escalate.ts';
 export type { IndexInfo } from './search/search-service.ts';
 export type { ContactChannels } from './loop/strings.ts';
 export type { ErrorCode } from './core/errors.ts';
@@ -21,5 +23,9 @@ declare global {
     'harel-chat:ready': CustomEvent<import('./ui/harel-chat.ts').HarelChatReadyDetail>;
     'harel-chat:answer': CustomEvent<import('./answer/types.ts').Answer>;
     'harel-chat:error': CustomEvent<import('./ui/harel-chat.ts').HarelChatErrorDetail>;
+    /** A rating of an answer given or changed (not when withdrawn); for the site's analytics. */
+    'harel-chat:feedback': CustomEvent<import('./ui/feedback.ts').HarelChatFeedbackDetail>;
+    /** The customer asks for a person; cancelable: preventDefault() keeps the built-in contact panel closed. */
+    'harel-chat:escalate': CustomEvent<import('./ui/escalate.ts').HarelChatEscalateDetail>;
   }
 }

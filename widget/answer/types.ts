@@ -95,6 +95,21 @@ export interface AnswerEvidence {
   correct: number;
 }
 
+/** The customer's rating of an answer. */
+export type FeedbackRating = 'up' | 'down';
+
+/** Why an answer was rated down, when the customer says: wrong, not relevant, missing information, unclear. */
+export type FeedbackReason = 'wrong' | 'not-relevant' | 'missing' | 'unclear';
+
+/** A rating the customer gave an answer (changed or withdrawn by them at will). */
+export interface TurnFeedback {
+  rating: FeedbackRating;
+  /** Only with 'down', once the customer picks one. */
+  reason: FeedbackReason | null;
+  /** When it was last changed. */
+  at: number;
+}
+
 /** One turn of the conversation, as persisted and as given to the loop for follow-ups. */
 export interface ChatTurn {
   role: 'user' | 'assistant';
@@ -104,4 +119,8 @@ export interface ChatTurn {
   /** An answer the customer stopped while it was being written: kept as streamed so far. */
   stopped?: boolean;
   at: number;
+  /** For answered turns: the index build that answered (conversations stored before it have none). */
+  buildId?: string;
+  /** For answered turns: the customer's rating, if any (conversations stored before it have none). */
+  feedback?: TurnFeedback;
 }

@@ -29,7 +29,7 @@
  * queue that started the next answer the moment one was stopped would not stop. A page that wants
  * one question dropped can simply not ask it.
  */
-import type { Answer, AnswerMode, ChatTurn } from '../answer/types.ts';
+import type { Answer, AnswerMode, ChatTurn, TurnFeedback } from '../answer/types.ts';
 import { asHarelError, createError, HarelError, isHarelError } from '../core/errors.ts';
 import type { Progress } from '../core/schema.ts';
 import type { AnswerEngine } from '../engines/engine.ts';
@@ -234,7 +234,9 @@ export class ChatSession {
       );
       // Stopped (or cleared) as the answer was finishing: it is not shown, as the customer asked.
       if (controller.signal.aborted) throw createError('ABORTED');
-      this.turns = [...this.turns, { role: 'assistant', text: answer.text, answer, at: Date.now() }];
+      const answered: ChatTurn = { role: 'assistant', text: answer.text, answer, at: Date.now() };
+      if (this.indexInfo) answered.buildId = this.indexInfo.buildId;
+      this.turns = [...this.turns, answered];
       void this.persist();
       return answer;
     } catch (error) {
@@ -258,6 +260,23 @@ export class ChatSession {
       }
       this.changed();
     }
+  }
+
+  /**
+   * The customer's rating of an answer (null withdraws it), kept with the turn and saved with the
+   * conversation. The turn is replaced, not changed in place, so a view keyed on it renders again.
+   * False when `turnIndex` is not an answered turn (e.g. the conversation was cleared since).
+   */
+  setFeedback(turnIndex: number, feedback: TurnFeedback | null): boolean {
+    const turn = this.turns[turnIndex];
+    if (!turn || turn.role !== 'assistant' || !turn.answer) return false;
+    const next: ChatTurn = { ...turn };
+    if (feedback) next.feedback = { ...feedback };
+    else delete next.feedback;
+    this.turns = this.turns.map((t, i) => (i === turnIndex ? next : t));
+    this.changed();
+    void this.persist();
+    return true;
   }
 
   /** Switches to the local LLM (the customer's choice, or mode="llm"). Falls back to extractive on failure. */

@@ -34,6 +34,8 @@ import {
   sourceHref,
   type TurnHandlers,
 } from './message-view.ts';
+import { EscalationController } from './escalate-view.ts';
+import { feedbackDetail, feedbackOf, nextFeedback, type FeedbackChange } from './feedback.ts';
 import { chatStyles } from './styles.ts';
 import { DEFAULT_STARTERS, UI_STRINGS } from './strings.ts';
 
@@ -102,7 +104,15 @@ export class HarelChatElement extends LitElement {
     onCite: (t, n) => this.showCitation(t, n),
     onCopy: (t) => void this.copyAnswer(t),
     onRetry: (t) => this.retry(t),
+    onFeedback: (t, change) => this.rate(t, change),
+    onEscalate: (_t, reason, opener) => this.escalation.escalate(reason, opener),
   };
+  /** "Talk to a representative": the harel-chat:escalate event and the built-in contact panel. */
+  private readonly escalation = new EscalationController(this, {
+    turns: () => this.session?.turns ?? [],
+    buildId: () => this.session?.indexInfo?.buildId ?? '',
+    contacts: () => this.contacts,
+  });
   private storageUsage: { used: number; quota: number; persisted: boolean } | null = null;
 
   constructor() {
@@ -353,6 +363,14 @@ export class HarelChatElement extends LitElement {
     this.requestUpdate();
   }
 
+  /** A thumb or a reason on an answer: saved with the turn, and told to the page (not when withdrawn). */
+  private rate(turnIndex: number, change: FeedbackChange): void {
+    const session = this.session;
+    if (!session || !session.setFeedback(turnIndex, nextFeedback(feedbackOf(session.turns[turnIndex]), change))) return;
+    const detail = feedbackDetail(session.turns, turnIndex, session.indexInfo?.buildId ?? '');
+    if (detail) this.emit('harel-chat:feedback', detail);
+  }
+
   private retry(turnIndex: number): void {
     const turns = this.session?.turns ?? [];
     for (let i = turnIndex - 1; i >= 0; i--) {
@@ -396,12 +414,14 @@ export class HarelChatElement extends LitElement {
             ),
         )}
       </div>
+      ${this.escalation.renderPanel(ui)}
       <div class="sr-only" aria-live="polite" aria-atomic="true">${this.announcement}</div>
       <form part="composer" @submit=${(e: Event) => { e.preventDefault(); this.submit(this.draft); }}>
         <label class="sr-only" for="q">${s.inputLabel}</label>
         <textarea id="q" part="input" rows="1" dir="auto" placeholder=${s.placeholder} .value=${this.draft}
           @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
           @keydown=${(e: KeyboardEvent) => this.onKeyDown(e)}></textarea>
+        ${this.escalation.renderButton(ui)}
         ${busy || waiting.length ? html`<button type="button" part="stop-button" @click=${() => this.stop()}>${s.stop}</button>` : nothing}
         <button type="submit" class="primary" part="send-button" ?disabled=${!this.canSend}>${s.send}</button>
       </form>

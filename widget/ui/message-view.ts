@@ -15,12 +15,13 @@ import type { Lang } from '../core/schema.ts';
 import { resolveSourceUrl } from '../core/url-policy.ts';
 import type { PendingQuestion } from '../session/pending-questions.ts';
 import { langDirection, textDirection } from './direction.ts';
+import { renderFeedbackButtons, renderFeedbackFollowUp, type FeedbackHandlers } from './feedback-view.ts';
 import { highlightSpans } from './highlight.ts';
 import type { LoadProgressView } from './load-progress.ts';
 import { renderRichText } from './rich-text.ts';
 import { domainName, UI_STRINGS } from './strings.ts';
 
-export interface TurnHandlers {
+export interface TurnHandlers extends FeedbackHandlers {
   onCite(turnIndex: number, n: number): void;
   onCopy(turnIndex: number): void;
   onRetry(turnIndex: number): void;
@@ -108,7 +109,9 @@ export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question:
       ? html`<div class="actions">
           <button type="button" part="action" data-action="copy" @click=${() => handlers.onCopy(turnIndex)}>${copied ? s.copied : s.copy}</button>
           <button type="button" part="action" data-action="retry" @click=${() => handlers.onRetry(turnIndex)}>${s.retry}</button>
-        </div>`
+          ${renderFeedbackButtons(turn, turnIndex, ui, handlers)}
+        </div>
+        ${renderFeedbackFollowUp(turn, turnIndex, ui, handlers)}`
       : nothing}
   </article>`;
 }

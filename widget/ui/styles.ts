@@ -160,4 +160,25 @@ export const chatStyles = css`
     form { padding: 0.5rem 0.6rem; }
     .msg.user { max-width: 92%; }
   }
+  /* Feedback on an answer, and the way to a person (feedback-view.ts, escalate-view.ts). */
+  .feedback { display: inline-flex; align-items: center; gap: 0.25rem; margin-inline-start: auto; }
+  .feedback button { display: inline-flex; align-items: center; justify-content: center; min-width: 2rem; padding: 0.3rem 0.45rem; color: var(--_muted); }
+  .feedback button svg { fill: currentColor; }
+  .feedback button svg.down { transform: rotate(180deg); }
+  .feedback button[aria-pressed='true'] { color: var(--_accent-fg); background: var(--_accent); border-color: var(--_accent); }
+  .feedback-thanks { font-size: 0.75rem; color: var(--_muted); }
+  .feedback-reasons { display: flex; flex-wrap: wrap; align-items: center; gap: 0.3rem; margin-block-start: 0.4rem; }
+  .feedback-reasons .label { font-size: 0.78rem; color: var(--_muted); flex-basis: 100%; }
+  .feedback-reasons button { border-radius: 999px; padding: 0.15rem 0.6rem; min-height: 1.8rem; font-size: 0.78rem; }
+  .feedback-reasons button[aria-pressed='true'] { border-color: var(--_accent); color: var(--_accent); font-weight: 600; }
+  .escalate-offer { margin-block-start: 0.4rem; }
+  .escalate-offer button { border-color: var(--_accent); color: var(--_accent); }
+  button.escalate { flex: 0 0 auto; }
+  button.escalate[aria-expanded='true'] { border-color: var(--_accent); color: var(--_accent); }
+  .contact { padding: 0.5rem 0.9rem; border-block-start: 1px solid var(--_border); background: var(--_surface); font-size: 0.88rem; max-height: 40%; overflow-y: auto; flex: 0 0 auto; }
+  .contact h3 { font-size: 0.92rem; margin: 0 0 0.25rem; }
+  .contact h3:focus-visible { outline: 3px solid var(--_accent); outline-offset: 2px; }
+  .contact p { margin: 0 0 0.25rem; }
+  .contact ul { margin: 0 0 0.4rem; padding-inline-start: 1.2rem; }
+  .contact a { color: var(--_accent); unicode-bidi: isolate; }
 `;
