@@ -20,6 +20,7 @@ import { chunkDocumentSteps } from '../chunk/index.ts';
 import { FIXTURE_EMBEDDER, PASSAGE_PREFIX, QUERY_PREFIX } from '../embed/defaults.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import { ingestInputs, type SkippedFile } from './ingest-inputs.ts';
+import { skippedList, type IngestWarning } from '../ingest/index.ts';
 import { writeIndex } from '../write/write-index.ts';
 import { recoverOut } from '../write/swap.ts';
 import { twinGroupsSteps } from '../twins/twin-groups.ts';
@@ -51,6 +52,8 @@ export interface BuildSummary {
   bytes: number;
   ms: number;
   skipped: SkippedFile[];
+  /** Documents kept with a change (a link dropped by the URL policy). */
+  warnings: IngestWarning[];
   duplicates: SkippedFile[];
   diff: { added: number; removed: number; kept: number };
   embedded: number;
@@ -147,7 +150,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   const ingested = await ingestInputs(options.inputs, { signal, onProgress });
   throwIfAborted(signal);
   const parsed = ingested.documents;
-  if (parsed.length === 0) throw createError('NO_DOCUMENTS', options.inputs.join(', '));
+  if (parsed.length === 0) throw createError('NO_DOCUMENTS', options.inputs.join(', '), skippedList(ingested.skipped));
 
   let embedder: Embedder | null = null;
   if (options.embed) {
@@ -253,6 +256,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       bytes,
       ms: performance.now() - started,
       skipped: ingested.skipped,
+      warnings: ingested.warnings,
       duplicates: ingested.duplicates,
       diff: { added: ids.size - kept, removed: previous ? previous.size - kept : 0, kept },
       embedded,

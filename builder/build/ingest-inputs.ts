@@ -8,7 +8,7 @@ import { basename } from 'node:path';
 import { createError } from '../../widget/core/errors.ts';
 import type { ParsedDocument, WorkOptions } from '../../widget/core/schema.ts';
 import { isSquad, squadDocuments } from '../eval/squad.ts';
-import { ingest, type SkippedFile } from '../ingest/index.ts';
+import { ingest, type IngestWarning, type SkippedFile } from '../ingest/index.ts';
 
 export type { SkippedFile };
 
@@ -16,6 +16,8 @@ export interface IngestedInputs {
   documents: ParsedDocument[];
   skipped: SkippedFile[];
   duplicates: SkippedFile[];
+  /** What was kept with a change (a link dropped by the URL policy): listed in the summary. */
+  warnings: IngestWarning[];
 }
 
 export async function ingestInputs(inputs: readonly string[], options: WorkOptions = {}): Promise<IngestedInputs> {
@@ -37,7 +39,7 @@ export async function ingestInputs(inputs: readonly string[], options: WorkOptio
     if (!isSquad(json)) throw createError('BAD_ARGUMENT', `${input} is a file but not a SQuAD 2.0 dataset; pass folders of documents.`);
     documents.push(...squadDocuments(json));
   }
-  if (folders.length === 0) return { documents, skipped: [], duplicates: [] };
+  if (folders.length === 0) return { documents, skipped: [], duplicates: [], warnings: [] };
   const result = await ingest(folders, options);
-  return { documents: [...result.documents, ...documents], skipped: result.skipped, duplicates: result.duplicates };
+  return { documents: [...result.documents, ...documents], skipped: result.skipped, duplicates: result.duplicates, warnings: result.warnings };
 }

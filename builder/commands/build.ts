@@ -90,7 +90,15 @@ export async function buildCommand(argv: string[]): Promise<number> {
     lines.push(`  skipped ${summary.skipped.length} file(s):`);
     for (const s of summary.skipped) lines.push(`    - [${s.code}] ${s.reason}`);
   }
-  if (summary.duplicates.length) {
+  if (summary.warnings.length) {
+    lines.push(`  ${summary.warnings.length} warning(s):`);
+    for (const w of summary.warnings) lines.push(`    - ${w.message}`);
+  }
+  // Duplicates are expected on a real site (the same PDF linked from several pages): --quiet
+  // counts them on one line instead of listing each.
+  if (summary.duplicates.length && values.quiet) {
+    lines.push(`  ${summary.duplicates.length} duplicate file(s) indexed once (run without --quiet to list them)`);
+  } else if (summary.duplicates.length) {
     lines.push(`  ${summary.duplicates.length} duplicate file(s) indexed once:`);
     for (const s of summary.duplicates) lines.push(`    - ${s.reason}`);
   }

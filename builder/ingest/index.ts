@@ -148,6 +148,13 @@ function pageText(pages: readonly ParsedPage[]): string {
 }
 
 /** Input folders → documents, skipped files and duplicates. Throws only when nothing is usable. */
+/** The skipped files, one line each, for an error that has no summary to point to. */
+export function skippedList(skipped: readonly SkippedFile[]): string {
+  if (skipped.length === 0) return '';
+  const shown = skipped.slice(0, 20).map((s) => `\n  - [${s.code}] ${s.reason}`).join('');
+  return `Every file was skipped:${shown}${skipped.length > 20 ? `\n  … and ${skipped.length - 20} more` : ''}`;
+}
+
 export async function ingest(inputDirs: string[], options: IngestOptions = {}): Promise<IngestResult> {
   const { signal, onProgress, parsePdf, dedupe = true } = options;
   throwIfAborted(signal);
@@ -226,6 +233,6 @@ export async function ingest(inputDirs: string[], options: IngestOptions = {}): 
     });
   }
 
-  if (documents.length === 0) throw createError('NO_DOCUMENTS', inputDirs.join(', '));
+  if (documents.length === 0) throw createError('NO_DOCUMENTS', inputDirs.join(', '), skippedList(skipped));
   return { documents, skipped, duplicates, warnings };
 }

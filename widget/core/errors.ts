@@ -23,8 +23,8 @@ const MESSAGES = {
     `${file}: same content as ${first}; indexed once.`,
   INVALID_MANIFEST: (file: string, reason: string) =>
     `${file}: the input manifest is invalid (${reason}). It must map file paths to URLs or {url, domain}.`,
-  NO_DOCUMENTS: (inputs: string) =>
-    `No usable document in ${inputs}. Check the paths and the skipped-file list above.`,
+  NO_DOCUMENTS: (inputs: string, skipped: string) =>
+    `No usable document in ${inputs}. ${skipped || 'No file there has a type the builder reads (.pdf .html .htm .aspx .md .txt, parsed-page .json).'}`,
   INPUT_NOT_FOUND: (path: string) => `${path}: no such file or folder.`,
   DUPLICATE_KEY: (file: string, first: string) =>
     `${file}: another input (${first}) already provides a document under this name; the first one is indexed.`,

@@ -109,6 +109,8 @@ describe('harel-builder', () => {
     const { code, stdout, stderr } = await cli(['build', join(work, 'bad'), '--out', join(work, 'bad-out'), '--no-embed', '--quiet']);
     expect(code).toBe(1);
     expect(stderr).toMatch(/NO_DOCUMENTS/);
+    // The error itself lists what was skipped and why: with no summary there is no list "above".
+    expect(stderr).toMatch(/Every file was skipped:\n\s+- \[\w+\] .*broken\.pdf/);
     expect(stdout + stderr).not.toMatch(/at .*\.ts:\d+/); // a message, not a stack trace
   });
 
