@@ -21,8 +21,10 @@ let pdfjsPromise: Promise<PdfJs> | null = null;
 /** Loads pdf.js once, after the polyfills it needs, with its worker running in this thread. */
 function loadPdfJs(): Promise<PdfJs> {
   pdfjsPromise ??= (async () => {
-    // pdf.js 6 targets Node ≥ 22 and calls Promise.withResolvers, which Node 20 lacks; it must
-    // exist before the module is evaluated, hence the dynamic imports below.
+    // pdf.js calls Promise.withResolvers, which Node 20 lacks. The pinned 5.6 (the last release
+    // that supports Node 20) ships a polyfill in its legacy build; this one keeps a later pdf.js
+    // working on Node 20 too. It must exist before the module is evaluated, hence the dynamic
+    // imports below.
     if (typeof (Promise as { withResolvers?: unknown }).withResolvers !== 'function') {
       Object.defineProperty(Promise, 'withResolvers', {
         configurable: true,
