@@ -13,11 +13,19 @@ for (const name of ['index', 'mode', 'model-base', 'model', 'embedder', 'domain'
   if (value) chat.setAttribute(name, value);
 }
 
-// Made up, like the insurer: the off-topic reply names whoever the page says it is for.
+// Made up, like the insurer: the header, the off-topic reply and the starters are the page's own.
+// (A site can give the same in attributes — site-name, contact-phone, … — or in the index's
+// `site` block: `harel-builder build … --site site.json`.)
 chat.contacts = {
   name: { he: 'דמו ביטוח', en: 'Demo Insurance' },
   phone: '*1234',
   website: 'https://demo-insurance.example',
+  email: 'service@demo-insurance.example',
+  hours: { he: 'א׳–ה׳ 8:00–17:00', en: 'Sun–Thu 8:00–17:00' },
+};
+chat.starters = {
+  he: ['מה ההשתתפות העצמית בביטוח הרכב?', 'האם ביטוח הנסיעות מכסה ביטול טיסה?', 'תוך כמה זמן צריך לדווח על נזק בדירה?'],
+  en: ['What does the travel policy cover if my flight is cancelled?', 'How many days do I have to report a home insurance claim?'],
 };
 
 const INTRO = {

@@ -38,8 +38,11 @@ test('is in extractive mode by default and says so', async ({ page }) => {
   await openDemo(page);
   const badge = page.locator('harel-chat [part~="mode-badge"]');
   await expect(badge).toHaveAttribute('data-mode', 'extractive');
-  await expect(badge).toBeVisible();
   await expect(page.locator('harel-chat .subtitle')).toContainText('ציטוט');
+  // The badge is a technical detail, behind the details button.
+  await expect(badge).toBeHidden();
+  await page.locator('harel-chat [part~="details-button"]').click();
+  await expect(badge).toBeVisible();
 });
 
 test('checks WebGPU before any download: the software adapter is not offered the model', async ({ page }) => {
@@ -51,7 +54,10 @@ test('checks WebGPU before any download: the software adapter is not offered the
   const status = page.locator('harel-chat [part~="model-status"]');
   await expect(status).toHaveAttribute('data-state', 'unavailable');
   await expect(status).toHaveAttribute('data-reason', 'software-gpu');
-  await status.locator('summary').click();
+  await expect(page.locator('harel-chat .subtitle')).toHaveText('Answers by quoting the policy; a local AI model is not available on this device.');
+  await expect(status).toBeHidden();
+  await page.locator('harel-chat [part~="details-button"]').click();
+  await expect(status).toBeVisible();
   // The technical reason names the SwiftShader adapter and the missing shader-f16 (hence q4f32).
   await expect(status.locator('.detail')).toContainText(/swiftshader/i);
   await expect(status.locator('.detail')).toContainText('shader-f16');
@@ -232,7 +238,7 @@ test('a reload reads the index from IndexedDB and keeps the conversation', async
   await page.reload();
   await expect(page.locator('harel-chat [part~="status"]')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
   expect(indexRequests).toEqual([]);
-  await expect(page.locator('harel-chat [part~="status"]')).toContainText('נטען מהמכשיר');
+  await expect(page.locator('harel-chat [part~="index-info"]')).toContainText('נטען מהמכשיר');
   await expect(page.locator('harel-chat .msg.user').first()).toContainText('רכב חלופי');
   const answer = await ask(page, 'מה ההשתתפות העצמית בתביעה על נזקי מים בביטוח הדירה?');
   expect(answer.citations.length).toBeGreaterThan(0);
@@ -260,7 +266,8 @@ test('rejects a tampered build while the stored index keeps answering', async ({
   });
   await page.reload();
   await expect(page.locator('harel-chat [part~="status"]')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
-  await expect(page.locator('harel-chat [part~="status"]')).toContainText('INDEX_INTEGRITY');
+  await expect(page.locator('harel-chat [part~="status"] .stale')).toHaveAttribute('data-code', 'INDEX_INTEGRITY');
+  await expect(page.locator('harel-chat [part~="details"]')).toContainText('INDEX_INTEGRITY');
   const answer = await ask(page, 'לכמה ימים אקבל רכב חלופי אחרי תאונה?');
   expect(answer.citations.length).toBeGreaterThan(0);
 });

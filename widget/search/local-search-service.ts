@@ -84,6 +84,7 @@ export class LocalSearchService implements SearchService {
       embedderError: index.vectors && !hybrid ? (this.options.embedderError ?? 'no query embedder') : null,
       fromCache: this.fromCache,
       storageWarning: this.storageWarning,
+      site: manifest.site ?? null,
     };
   }
 

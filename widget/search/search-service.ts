@@ -2,7 +2,7 @@
  * What the answer loop needs from search, whether it runs in a Web Worker (the widget) or in the
  * same thread (Node tests, evals). The worker client and the in-thread service both implement it.
  */
-import type { EmbedderInfo } from '../core/format/manifest.ts';
+import type { EmbedderInfo, SiteInfo } from '../core/format/manifest.ts';
 import type { RetrievedPassage, SearchResult } from '../core/retrieval/retriever.ts';
 import type { RouteResult } from '../core/retrieval/route.ts';
 import type { Progress } from '../core/schema.ts';
@@ -52,6 +52,8 @@ export interface IndexInfo {
   indexError?: { code: string; message: string } | null;
   /** Where query embedding runs, null without an embedder. */
   embedderDevice?: 'webgpu' | 'wasm' | null;
+  /** The manifest's `site` block (name, contacts, starters), when the builder wrote one. */
+  site?: SiteInfo | null;
 }
 
 export interface LoadIndexOptions {

@@ -15,6 +15,7 @@ import { stripBidiControls } from '../core/bidi-controls.ts';
 import { createError, HarelError } from '../core/errors.ts';
 import type { Lang } from '../core/schema.ts';
 import type { ContactChannels } from '../loop/strings.ts';
+import { contactName, localizedText } from '../loop/off-topic-reply.ts';
 import { createLlmLoader, probeLlmSupport, type LlmSupport } from '../session/llm-loader.ts';
 import { ChatSession, type AskOptions } from '../session/chat-session.ts';
 import { conversationRows, type ConversationRow } from '../session/pending-questions.ts';
@@ -56,6 +57,30 @@ export interface HarelChatErrorDetail {
 
 export const DEFAULT_MODEL = 'gemma-2-2b-it-q4f16_1-MLC';
 
+/** Starter questions as a site gives them: per language, or one list for every language. */
+export type StarterQuestions = Partial<Record<Lang, string[]>> | string[];
+
+const questionList = (list: unknown): string[] =>
+  Array.isArray(list) ? list.filter((q): q is string => typeof q === 'string' && q.trim() !== '').map((q) => q.trim()) : [];
+
+/** The `starters` attribute: JSON, `{"he": [...], "en": [...]}` or one list; anything else is ignored. */
+const startersAttribute = {
+  fromAttribute(value: string | null): StarterQuestions | undefined {
+    if (!value) return undefined;
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (Array.isArray(parsed)) return questionList(parsed);
+      if (typeof parsed === 'object' && parsed !== null) {
+        const raw = parsed as Record<string, unknown>;
+        return { he: questionList(raw.he), en: questionList(raw.en) };
+      }
+    } catch {
+      // Not JSON: as if unset.
+    }
+    return undefined;
+  },
+};
+
 export class HarelChatElement extends LitElement {
   static override styles = chatStyles;
 
@@ -68,6 +93,14 @@ export class HarelChatElement extends LitElement {
     modelBase: { type: String, attribute: 'model-base' },
     embedder: { type: String },
     theme: { type: String, reflect: true },
+    debug: { type: Boolean, reflect: true },
+    siteName: { type: String, attribute: 'site-name' },
+    contactPhone: { type: String, attribute: 'contact-phone' },
+    contactWebsite: { type: String, attribute: 'contact-website' },
+    contactEmail: { type: String, attribute: 'contact-email' },
+    contactHours: { type: String, attribute: 'contact-hours' },
+    contacts: { attribute: false },
+    starters: { attribute: 'starters', converter: startersAttribute },
   };
 
   /** URL of the index's manifest.json. */
@@ -84,11 +117,22 @@ export class HarelChatElement extends LitElement {
   /** Overrides the index's embedder id. */
   declare embedder: string;
   declare theme: string;
-
-  /** Contact channels named in off-topic answers (a site sets it as a property); unset, the reply names no insurer. */
-  contacts: ContactChannels | undefined = undefined;
-  /** Starter questions per language; a site sets it as a property. */
-  starters: Record<Lang, string[]> = DEFAULT_STARTERS;
+  /** Shows the technical details (search mode, counts, storage, model reasons) open. */
+  declare debug: boolean;
+  /** The site's name, in the header and the off-topic reply (one for both languages; `contacts.name` may give two). */
+  declare siteName: string;
+  declare contactPhone: string;
+  declare contactWebsite: string;
+  declare contactEmail: string;
+  declare contactHours: string;
+  /**
+   * Contact channels named in off-topic answers (a site sets it as a property). Merged field by
+   * field: the index's `site` block, then this, then the `contact-*` and `site-name` attributes;
+   * nothing set anywhere, the reply names no insurer. `siteContacts` is the result.
+   */
+  declare contacts: ContactChannels | undefined;
+  /** Starter questions (property or JSON attribute); unset, the index's, else neutral ones. */
+  declare starters: StarterQuestions | undefined;
 
   /** Resolves when the index is loaded (rejects when it cannot be). */
   ready: Promise<IndexInfo>;
@@ -114,6 +158,10 @@ export class HarelChatElement extends LitElement {
     contacts: () => this.contacts,
   });
   private storageUsage: { used: number; quota: number; persisted: boolean } | null = null;
+  /** Whether the technical details are shown (the (i) button); `debug` shows them always. */
+  private detailsOpen = false;
+  /** The citation card opened last from its marker: Esc closes it and gives the marker focus back. */
+  private lastCard: string | null = null;
 
   constructor() {
     super();
@@ -125,6 +173,14 @@ export class HarelChatElement extends LitElement {
     this.modelBase = '';
     this.embedder = '';
     this.theme = 'light';
+    this.debug = false;
+    this.siteName = '';
+    this.contactPhone = '';
+    this.contactWebsite = '';
+    this.contactEmail = '';
+    this.contactHours = '';
+    this.contacts = undefined;
+    this.starters = undefined;
     this.ready = this.resetReady();
   }
 
@@ -133,6 +189,31 @@ export class HarelChatElement extends LitElement {
     if (this.lang === 'he' || this.lang === 'en') return this.lang;
     const page = (document.documentElement.lang || navigator.language || 'he').toLowerCase();
     return page.startsWith('en') ? 'en' : 'he';
+  }
+
+  /**
+   * The contact channels in use: the index's `site` block, overridden field by field by the
+   * `contacts` property and then by the attributes. Undefined when nothing is set anywhere.
+   */
+  get siteContacts(): ContactChannels | undefined {
+    const site = this.session?.indexInfo?.site;
+    const merged: ContactChannels = {};
+    const layers: (Partial<ContactChannels> | undefined)[] = [
+      site ? { name: site.name, ...site.contacts } : undefined,
+      this.contacts,
+      { name: this.siteName, phone: this.contactPhone, website: this.contactWebsite, email: this.contactEmail, hours: this.contactHours },
+    ];
+    for (const layer of layers) {
+      for (const [key, value] of Object.entries(layer ?? {}) as [keyof ContactChannels, ContactChannels[keyof ContactChannels]][]) {
+        if (typeof value === 'string' ? value.trim() : value) (merged as Record<string, unknown>)[key] = value;
+      }
+    }
+    return Object.keys(merged).length ? merged : undefined;
+  }
+
+  /** The site's name in `lang`, or null when none is set. */
+  siteNameIn(lang: Lang): string | null {
+    return contactName(this.siteContacts, lang);
   }
 
   /** The engine answering now. */
@@ -165,7 +246,7 @@ export class HarelChatElement extends LitElement {
         // The answer is in the question's language; the interface's decides only for "?" or "5000".
         lang: this.uiLang,
         domain: this.domain || null,
-        contacts: this.contacts,
+        contacts: this.siteContacts,
       });
       // Said once when the question is queued; the progress ticks in its reply are not announced.
       if (waits && question.trim()) this.announcement = s.queuedAnnounce;
@@ -330,15 +411,46 @@ export class HarelChatElement extends LitElement {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       this.submit((event.target as HTMLTextAreaElement).value);
-    } else if (event.key === 'Escape') {
-      this.stop();
     }
+  }
+
+  /**
+   * Esc anywhere in the panel: stops the answer being written (and the questions waiting), else
+   * closes the open citation card and gives focus back to its marker, else hides the details.
+   */
+  private onPanelKeyDown(event: KeyboardEvent): void {
+    if (event.key !== 'Escape' || event.isComposing || event.defaultPrevented) return;
+    const session = this.session;
+    if (session && (session.answering != null || session.pending.some((q) => q.state === 'waiting'))) {
+      event.preventDefault();
+      this.stop();
+    } else if (this.closeOpenCard()) {
+      event.preventDefault();
+    } else if (this.detailsOpen) {
+      event.preventDefault();
+      this.detailsOpen = false;
+      this.requestUpdate();
+      this.renderRoot.querySelector<HTMLButtonElement>('[part~="details-button"]')?.focus();
+    }
+  }
+
+  /** Closes the open card holding focus, else the one opened last, else the last open one; returns whether one was. */
+  private closeOpenCard(): boolean {
+    const open = [...this.renderRoot.querySelectorAll<HTMLDetailsElement>('details.card[open]')];
+    if (!open.length) return false;
+    const active = this.shadowRoot?.activeElement ?? null;
+    const card = open.find((c) => active && c.contains(active)) ?? open.find((c) => c.id === this.lastCard) ?? open[open.length - 1];
+    card.open = false;
+    const marker = card.closest('article')?.querySelector<HTMLButtonElement>(`button.cite[data-n="${card.dataset.n}"]`);
+    (marker ?? card.querySelector('summary'))?.focus();
+    return true;
   }
 
   private showCitation(turnIndex: number, n: number): void {
     const card = this.renderRoot.querySelector<HTMLDetailsElement>(`#${cardId(turnIndex, n)}`);
     if (!card) return;
     card.open = true;
+    this.lastCard = card.id;
     card.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
     card.querySelector('summary')?.focus();
   }
@@ -388,17 +500,23 @@ export class HarelChatElement extends LitElement {
     // While the index loads, a waiting question's reply shows the load's progress.
     const progress = session && session.indexStatus !== 'ready' ? describeLoadProgress(session.indexProgress, ui) : null;
     const turns = session?.turns ?? [];
-    return html`<section class="panel" part="panel" dir=${langDirection(ui)} lang=${ui} aria-label=${s.title}>
+    const name = this.siteNameIn(ui);
+    const title = name ? s.titleFor(name) : s.title;
+    const showDetails = this.detailsOpen || this.debug;
+    return html`<section class="panel" part="panel" dir=${langDirection(ui)} lang=${ui} aria-label=${title}
+        @keydown=${(e: KeyboardEvent) => this.onPanelKeyDown(e)}>
       <header part="header">
-        <h2>${s.title}</h2>
-        <div class="badges">
-          <span class="badge mode" part="mode-badge" data-mode=${this.activeMode} title=${this.activeMode === 'llm' ? s.modeLlm : s.modeExtractive}>
-            ${this.activeMode === 'llm' ? s.modeLlmShort : s.modeExtractiveShort}</span>
-          ${session?.indexInfo ? html`<span class="badge" part="search-badge" data-search=${session.indexInfo.searchMode}>${session.indexInfo.searchMode === 'hybrid' ? s.searchHybrid : s.searchBm25}</span>` : nothing}
+        <div class="titlebar">
+          <h2 part="title"><bdi>${title}</bdi></h2>
+          ${this.debug
+            ? nothing
+            : html`<button type="button" class="info" part="details-button" aria-controls="tech" aria-expanded=${showDetails ? 'true' : 'false'}
+                title=${s.techDetails} aria-label=${s.techDetails} @click=${() => this.toggleDetails()}>i</button>`}
           <button type="button" part="clear-button" @click=${() => void this.clear()} ?disabled=${!turns.length && !pending.length}>${s.clear}</button>
         </div>
-        <p class="subtitle">${this.activeMode === 'llm' ? s.modeLlm : s.modeExtractive}</p>
-        ${this.renderModelControls(ui)}
+        <p class="subtitle" part="subtitle">${this.aboutText(ui)}</p>
+        ${this.renderModelOffer(ui)}
+        ${this.renderDetails(ui, showDetails)}
       </header>
       ${this.renderStatus(ui)}
       <div class="log" part="messages" role="region" aria-label=${s.title} aria-busy=${busy ? 'true' : 'false'}>
@@ -486,45 +604,102 @@ export class HarelChatElement extends LitElement {
       ${renderProgressBar(view)}`;
   }
 
-  private renderReady(info: IndexInfo, ui: Lang): TemplateResult {
+  /** Ready: nothing to say, unless answers come from an older stored build or the index cannot be kept offline. */
+  private renderReady(info: IndexInfo, ui: Lang): TemplateResult | typeof nothing {
+    if (!info.indexError && !info.storageWarning) return nothing;
+    return html`${info.indexError ? html`<div class="stale" data-code=${info.indexError.code}>${UI_STRINGS[ui].staleIndex}</div>` : nothing}${info.storageWarning ? html`<div dir="auto">${info.storageWarning}</div>` : nothing}`;
+  }
+
+  private toggleDetails(): void {
+    this.detailsOpen = !this.detailsOpen;
+    this.requestUpdate();
+  }
+
+  /** The one plain sentence under the title: how answers are written on this device. */
+  private aboutText(ui: Lang): string {
+    const about = UI_STRINGS[ui].about;
+    if (this.activeMode === 'llm') return about.llm;
+    if (this.mode === 'extractive') return about.quote;
+    const model = this.session?.model;
+    if (model?.status === 'loading') return about.modelLoading;
+    if (model?.status === 'unavailable' || model?.status === 'error') return about.quoteNoModel;
+    if (model?.status === 'none' && this.llmSupport?.ok) return about.quoteModelOffer;
+    return about.quote;
+  }
+
+  /**
+   * What a site owner or a support engineer needs and a customer does not: the engine and search
+   * mode, the index's size, storage, and why the language model is not offered, in full. Always in
+   * the page (its parts keep their data attributes), shown by the (i) button or `debug`.
+   */
+  private renderDetails(ui: Lang, show: boolean): TemplateResult {
     const s = UI_STRINGS[ui];
-    const warnings = [info.storageWarning, info.embedderError].filter(Boolean);
-    return html`${s.indexReady(info.documentCount, info.chunkCount)}${info.fromCache ? ` · ${s.fromCache}` : ''}
-      ${info.indexError
-        ? html`<div class="stale" data-code=${info.indexError.code}>${s.staleIndex} [${info.indexError.code}] <span dir="ltr">${info.indexError.message}</span></div>`
-        : nothing}
+    const session = this.session;
+    const info = session?.indexStatus === 'ready' ? session.indexInfo ?? null : null;
+    const warnings = info?.embedderError ? [info.embedderError] : [];
+    return html`<div class="tech" id="tech" part="details" ?hidden=${!show}>
+      <div class="row">
+        <span class="badge mode" part="mode-badge" data-mode=${this.activeMode} title=${this.activeMode === 'llm' ? s.modeLlm : s.modeExtractive}>
+          ${this.activeMode === 'llm' ? s.modeLlmShort : s.modeExtractiveShort}</span>
+        ${session?.indexInfo ? html`<span class="badge" part="search-badge" data-search=${session.indexInfo.searchMode}>${session.indexInfo.searchMode === 'hybrid' ? s.searchHybrid : s.searchBm25}</span>` : nothing}
+      </div>
+      ${info ? html`<div part="index-info" data-build=${info.buildId}>${s.indexReady(info.documentCount, info.chunkCount)}${info.fromCache ? ` · ${s.fromCache}` : ''}</div>` : nothing}
+      ${info?.indexError ? html`<div class="detail" dir="ltr" data-code=${info.indexError.code}>[${info.indexError.code}] ${info.indexError.message}</div>` : nothing}
       ${warnings.map((w) => html`<div dir="auto">${w}</div>`)}
       ${this.storageUsage?.quota
         ? html`<div part="storage" data-persisted=${this.storageUsage.persisted}>${s.storage(formatBytes(this.storageUsage.used, ui), formatBytes(this.storageUsage.quota, ui))}${this.storageUsage.persisted ? ` · ${s.storagePersisted}` : ''}</div>`
-        : nothing}`;
+        : nothing}
+      ${this.renderModelReason(ui)}
+    </div>`;
   }
 
-  private renderModelControls(ui: Lang): TemplateResult | typeof nothing {
+  /** Why there is no language model, in full (in the details). */
+  private renderModelReason(ui: Lang): TemplateResult | typeof nothing {
+    const s = UI_STRINGS[ui];
+    const model = this.session?.model;
+    if (this.mode === 'extractive' || !model) return nothing;
+    if (model.status === 'unavailable' || model.status === 'error') {
+      const why = model.status === 'error' ? s.modelFailed : s.modelWhy[model.unavailable ?? 'incompatible'];
+      return html`<div class="model" part="model-status" data-state=${model.status} data-reason=${model.unavailable ?? model.code ?? 'error'}>
+        <span>${s.modelUnavailable} · ${why}</span><div class="detail" dir="ltr">${model.reason}</div></div>`;
+    }
+    if (model.status === 'none' && this.llmSupport?.ok && this.llmSupport.note) return html`<div class="detail" dir="ltr">${this.llmSupport.note}</div>`;
+    return nothing;
+  }
+
+  /** The customer's choices about the model: the offer to load it, and its download while it loads. */
+  private renderModelOffer(ui: Lang): TemplateResult | typeof nothing {
     const s = UI_STRINGS[ui];
     const model = this.session?.model;
     if (this.mode === 'extractive' || !model) return nothing;
     if (model.status === 'loading') {
       const p = model.progress;
-      return html`<div class="model" part="model-status" data-state="loading">${s.modelLoading} ${p?.detail ?? ''}
-        ${p?.total ? html`<progress max=${p.total} value=${p.done}></progress>` : nothing}
+      return html`<div class="model" part="model-status" data-state="loading">${s.modelLoading}
+        ${p?.total ? html`<progress max=${p.total} value=${p.done} aria-label=${s.modelLoading}></progress>` : nothing}
         <button type="button" @click=${() => this.session?.cancelModelLoad()}>${s.stop}</button></div>`;
-    }
-    if (model.status === 'unavailable' || model.status === 'error') {
-      const why = model.status === 'error' ? s.modelFailed : s.modelWhy[model.unavailable ?? 'incompatible'];
-      return html`<details class="model" part="model-status" data-state=${model.status} data-reason=${model.unavailable ?? model.code ?? 'error'}>
-        <summary>${s.modelUnavailable} · ${why}</summary><div class="detail" dir="ltr">${model.reason}</div></details>`;
     }
     if (model.status === 'none' && this.llmSupport?.ok) {
       return html`<div class="model" part="model-status" data-state="available">
-        <button type="button" part="load-model-button" @click=${() => void this.loadModel()}>${s.loadModel(formatBytes(this.llmSupport.downloadBytes, ui))}</button>
-        ${this.llmSupport.note ? html`<details><summary>${s.details}</summary><div class="detail" dir="ltr">${this.llmSupport.note}</div></details>` : nothing}</div>`;
+        <button type="button" part="load-model-button" @click=${() => void this.loadModel()}>${s.loadModel(formatBytes(this.llmSupport.downloadBytes, ui))}</button></div>`;
     }
     return nothing;
   }
 
-  private renderStarters(ui: Lang): TemplateResult {
+  /** The starters: the site's own, else the index's, else neutral ones (those two once the index is read). */
+  private startersFor(ui: Lang): string[] {
+    const own = this.starters;
+    const mine = Array.isArray(own) ? own : own?.[ui];
+    if (mine?.length) return mine;
+    const session = this.session;
+    if (session?.indexStatus === 'loading') return [];
+    return session?.indexInfo?.site?.starters?.[ui]?.length ? session.indexInfo.site.starters[ui]! : DEFAULT_STARTERS[ui];
+  }
+
+  private renderStarters(ui: Lang): TemplateResult | typeof nothing {
     const s = UI_STRINGS[ui];
+    const starters = this.startersFor(ui);
+    if (!starters.length) return nothing;
     return html`<div class="starters" part="starters"><h3>${s.starters}</h3>
-      ${(this.starters[ui] ?? []).map((q) => html`<button type="button" dir="auto" @click=${() => this.submit(q)}>${q}</button>`)}</div>`;
+      ${starters.map((q) => html`<button type="button" dir="auto" @click=${() => this.submit(q)}>${q}</button>`)}</div>`;
   }
 }

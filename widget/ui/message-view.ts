@@ -48,6 +48,12 @@ export function sourceHref(citation: Pick<Citation, 'url' | 'file' | 'page'>, ba
 /** Text from the index, as shown: bidi embeddings, overrides and isolates removed. */
 const shown = (text: string | null | undefined): string => stripBidiControls(String(text ?? ''));
 
+/** Equal up to case, spacing and dashes: a section heading that repeats the document's title. */
+function sameText(a: string, b: string): boolean {
+  const norm = (t: string) => t.normalize('NFKC').toLowerCase().replace(/[\s\u2010-\u2015-]+/g, ' ').trim();
+  return norm(a) === norm(b);
+}
+
 export function cardId(turnIndex: number, n: number): string {
   return `cite-${turnIndex}-${n}`;
 }
@@ -56,9 +62,15 @@ function citationCard(citation: Citation, turnIndex: number, question: string, u
   const s = UI_STRINGS[ui];
   const href = sourceHref(citation);
   const quote = shown(citation.quote);
-  const where = [citation.sectionPath.map(shown).join(' › '), `${s.page} ${citation.page}`].filter(Boolean).join(' · ');
-  return html`<details class="card" id=${cardId(turnIndex, citation.n)} part="citation-card" data-file=${citation.file} data-page=${citation.page}>
-    <summary><span class="n">[${citation.n}]</span> <span dir="auto">${shown(citation.title)}</span> <span class="where" dir="auto">· ${where}</span></summary>
+  const title = shown(citation.title);
+  // A document's outline often starts with its own title: the line names it once.
+  const path = citation.sectionPath.map(shown).filter((p) => p.trim() && !sameText(p, title));
+  // Each piece from the index is isolated (<bdi>): an English title or heading in a Hebrew line,
+  // or the reverse, keeps its own direction and does not drag the separators or the page along.
+  return html`<details class="card" id=${cardId(turnIndex, citation.n)} part="citation-card" data-n=${citation.n} data-file=${citation.file} data-page=${citation.page}>
+    <summary><span class="n">[${citation.n}]</span> <bdi class="title" part="citation-title">${title}</bdi>${path.length
+      ? html` <span class="where">· ${path.map((p, i) => html`${i ? ' › ' : ''}<bdi>${p}</bdi>`)}</span>`
+      : nothing} <span class="where">· ${s.page} ${citation.page}</span></summary>
     <blockquote dir=${textDirection(quote)} part="citation-quote">${highlightSpans(quote, question).map((span) =>
       span.match ? html`<mark>${span.text}</mark>` : span.text,
     )}</blockquote>

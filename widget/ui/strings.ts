@@ -8,6 +8,15 @@ export const UI_STRINGS = {
   he: {
     title: 'העוזר הדיגיטלי',
     subtitle: 'תשובות ממסמכי הפוליסה בלבד, עם מקור לכל משפט',
+    titleFor: (name: string) => `${name} · עוזר דיגיטלי`,
+    about: {
+      quote: 'עונה בציטוט ממסמכי הפוליסה, עם מקור לכל תשובה.',
+      quoteNoModel: 'עונה בציטוט ממסמכי הפוליסה; מודל בינה מלאכותית מקומי אינו זמין במכשיר זה.',
+      quoteModelOffer: 'עונה בציטוט ממסמכי הפוליסה; במכשיר זה אפשר גם לטעון מודל בינה מלאכותית מקומי.',
+      modelLoading: 'עונה בציטוט ממסמכי הפוליסה בזמן שמודל הבינה המלאכותית נטען.',
+      llm: 'התשובות נכתבות במכשיר שלכם בידי מודל בינה מלאכותית מקומי, מתוך מסמכי הפוליסה ועם מקור לכל משפט.',
+    },
+    techDetails: 'פרטים טכניים',
     placeholder: 'כתבו שאלה על הפוליסה…',
     inputLabel: 'שאלה',
     send: 'שליחה',
@@ -82,6 +91,15 @@ export const UI_STRINGS = {
   en: {
     title: 'Policy assistant',
     subtitle: 'Answers from the policy documents only, with a source for every sentence',
+    titleFor: (name: string) => `${name} · Policy assistant`,
+    about: {
+      quote: 'Answers by quoting the policy documents, with a source for each answer.',
+      quoteNoModel: 'Answers by quoting the policy; a local AI model is not available on this device.',
+      quoteModelOffer: 'Answers by quoting the policy; this device can also load a local AI model.',
+      modelLoading: 'Answers by quoting the policy while the local AI model loads.',
+      llm: 'Answers are written on your device by a local AI model, from the policy documents, with a source for every sentence.',
+    },
+    techDetails: 'Technical details',
     placeholder: 'Ask about your policy…',
     inputLabel: 'Question',
     send: 'Send',
@@ -177,8 +195,11 @@ export function domainName(domain: string, lang: Lang): string {
   return DOMAIN_NAMES[domain]?.[lang] ?? domain;
 }
 
-/** Starter questions shown in an empty conversation, per interface language. */
+/**
+ * Starter questions shown in an empty conversation when neither the site (attributes, properties)
+ * nor the index's `site` block sets any: questions any policy answers, naming no insurer.
+ */
 export const DEFAULT_STARTERS: Record<Lang, string[]> = {
-  he: ['מה ההשתתפות העצמית בביטוח הרכב?', 'האם ביטוח הנסיעות מכסה ביטול טיסה?', 'תוך כמה זמן צריך לדווח על נזק בדירה?'],
-  en: ['What does the travel policy cover if my flight is cancelled?', 'How many days do I have to report a home insurance claim?'],
+  he: ['מה הפוליסה מכסה?', 'איך מגישים תביעה?', 'מה גובה ההשתתפות העצמית?'],
+  en: ['What does the policy cover?', 'How do I make a claim?', 'How much is the deductible?'],
 };

@@ -51,8 +51,17 @@ export const chatStyles = css`
     padding: 0.6rem 0.9rem;
     border-block-end: 1px solid var(--_border);
   }
-  header h2 { font-size: 1.05rem; margin: 0; flex: 1 1 auto; }
-  .subtitle { flex-basis: 100%; margin: 0; color: var(--_muted); font-size: 0.82rem; }
+  header h2 { font-size: 1.05rem; margin: 0; flex: 1 1 auto; min-width: 0; }
+  .titlebar { display: flex; align-items: center; gap: 0.35rem; flex-basis: 100%; }
+  .titlebar button { min-height: 1.75rem; padding: 0.15rem 0.5rem; font-size: 0.78rem; }
+  .titlebar .info { border-radius: 999px; min-width: 1.75rem; padding: 0; font-weight: 700; }
+  .titlebar .info[aria-expanded='true'] { background: var(--_surface); border-color: var(--_accent); color: var(--_accent); }
+  /* One plain sentence: how answers are written here. */
+  .subtitle { flex-basis: 100%; margin: 0; color: var(--_muted); font-size: 0.8rem; line-height: 1.35; }
+  /* What a site owner or a support engineer reads: behind the (i) button, or open with debug. */
+  .tech { flex-basis: 100%; font-size: 0.78rem; color: var(--_muted); display: flex; flex-direction: column; gap: 0.25rem; max-height: 40%; overflow-y: auto; }
+  .tech[hidden] { display: none; }
+  .tech .row { display: flex; flex-wrap: wrap; gap: 0.35rem; align-items: center; }
   .badges { display: flex; flex-wrap: wrap; gap: 0.35rem; align-items: center; }
   .badge {
     display: inline-flex;
@@ -83,13 +92,16 @@ export const chatStyles = css`
   .msg.assistant .body p { margin: 0 0 0.5rem; unicode-bidi: plaintext; }
   .msg.assistant .body ul, .msg.assistant .body ol { margin: 0 0 0.5rem; padding-inline-start: 1.3rem; }
   .meta { display: flex; flex-wrap: wrap; gap: 0.35rem; align-items: center; margin-block-end: 0.35rem; }
+  /* On the line: no superscript, no minimum height, so a marker never makes its line taller. */
   .cite {
     font: inherit;
-    font-size: 0.72em;
-    vertical-align: super;
+    font-size: 0.75em;
+    font-weight: 600;
+    vertical-align: baseline;
     line-height: 1;
+    min-height: 0;
     margin-inline: 0.1em;
-    padding: 0.1em 0.35em;
+    padding: 0 0.3em;
     border-radius: 4px;
     border: 1px solid var(--_accent);
     background: transparent;
@@ -101,6 +113,7 @@ export const chatStyles = css`
   details.card { background: var(--_bg); border: 1px solid var(--_border); border-radius: 8px; padding: 0.35rem 0.6rem; }
   details.card[open] { border-color: var(--_accent); }
   details.card summary { cursor: pointer; font-size: 0.85rem; list-style-position: inside; overflow-wrap: anywhere; }
+  .card .title { font-weight: 600; }
   .card .n { font-weight: 700; color: var(--_accent); }
   .card .where { color: var(--_muted); font-size: 0.78rem; overflow-wrap: anywhere; }
   .card blockquote { margin: 0.4rem 0; padding-inline-start: 0.6rem; border-inline-start: 3px solid var(--_accent); font-size: 0.88rem; white-space: pre-wrap; unicode-bidi: plaintext; overflow-wrap: anywhere; }
@@ -154,8 +167,6 @@ export const chatStyles = css`
   .model .detail { font-size: 0.75rem; margin-block-start: 0.25rem; overflow-wrap: anywhere; }
   @media (max-width: 480px) {
     header { padding: 0.5rem 0.6rem; }
-    /* The mode badge stays; its long form would push the conversation off a phone's screen. */
-    .subtitle { display: none; }
     .log { padding: 0.6rem; }
     form { padding: 0.5rem 0.6rem; }
     .msg.user { max-width: 92%; }

@@ -63,6 +63,75 @@ export interface IndexManifest {
   /** Retrieval defaults tuned for this build (fusion weights and the like). */
   retrieval: RetrievalDefaults;
   files: Partial<Record<IndexFileRole, IndexFileEntry>>;
+  /**
+   * The site the index serves (optional; readers that do not know it ignore it): its name,
+   * contact channels and starter questions, written by `harel-builder build --site <file>`. The
+   * element's own attributes and properties win over it, field by field.
+   */
+  site?: SiteInfo;
+}
+
+/** Text in one form for both languages, or one per language. */
+export type LocalizedText = string | Partial<Record<Lang, string>>;
+
+/** How a customer reaches the site's people. Every field is optional. */
+export interface SiteContacts {
+  phone?: string;
+  /** The site's own address (http or https), e.g. its contact page. */
+  website?: string;
+  email?: string;
+  /** When the phone is answered, e.g. {he: 'א׳–ה׳ 8:00–17:00', en: 'Sun–Thu 8:00–17:00'}. */
+  hours?: LocalizedText;
+}
+
+/** The manifest's optional `site` block. */
+export interface SiteInfo {
+  name?: LocalizedText;
+  contacts?: SiteContacts;
+  starters?: Partial<Record<Lang, string[]>>;
+}
+
+const SITE_TEXT_MAX = 200;
+const isText = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '' && v.length <= SITE_TEXT_MAX;
+
+function localized(v: unknown): LocalizedText | undefined {
+  if (isText(v)) return v.trim();
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const out: Partial<Record<Lang, string>> = {};
+  for (const lang of ['he', 'en'] as const) {
+    const text = (v as Record<string, unknown>)[lang];
+    if (isText(text)) out[lang] = text.trim();
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/**
+ * The `site` block as a reader keeps it: well-formed fields only, anything else dropped (a site
+ * block never stops an index from loading). The builder checks it strictly before writing it.
+ */
+export function parseSiteInfo(json: unknown): SiteInfo | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const raw = json as Record<string, unknown>;
+  const site: SiteInfo = {};
+  const name = localized(raw.name);
+  if (name) site.name = name;
+  if (typeof raw.contacts === 'object' && raw.contacts !== null && !Array.isArray(raw.contacts)) {
+    const c = raw.contacts as Record<string, unknown>;
+    const contacts: SiteContacts = {};
+    for (const key of ['phone', 'website', 'email'] as const) if (isText(c[key])) contacts[key] = (c[key] as string).trim();
+    const hours = localized(c.hours);
+    if (hours) contacts.hours = hours;
+    if (Object.keys(contacts).length) site.contacts = contacts;
+  }
+  if (typeof raw.starters === 'object' && raw.starters !== null && !Array.isArray(raw.starters)) {
+    const starters: Partial<Record<Lang, string[]>> = {};
+    for (const lang of ['he', 'en'] as const) {
+      const list = (raw.starters as Record<string, unknown>)[lang];
+      if (Array.isArray(list)) starters[lang] = list.filter(isText).map((q) => q.trim()).slice(0, 8);
+    }
+    if (Object.keys(starters).length) site.starters = starters;
+  }
+  return Object.keys(site).length ? site : undefined;
 }
 
 export interface RetrievalDefaults {
@@ -108,5 +177,7 @@ export function parseManifest(json: unknown, source = 'manifest.json'): IndexMan
   for (const role of ['documents', 'chunks', 'bm25'] as const) {
     if (!m.files[role]) throw createError('INDEX_CORRUPT', source, `the ${role} file is not listed`);
   }
-  return { ...m, retrieval: { ...DEFAULT_RETRIEVAL, ...m.retrieval } } as IndexManifest;
+  const { site, ...rest } = m;
+  const parsedSite = parseSiteInfo(site);
+  return { ...rest, retrieval: { ...DEFAULT_RETRIEVAL, ...m.retrieval }, ...(parsedSite ? { site: parsedSite } : {}) } as IndexManifest;
 }
