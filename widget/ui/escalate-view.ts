@@ -11,15 +11,14 @@
 import { html, nothing, type LitElement, type ReactiveController, type TemplateResult } from 'lit';
 import type { ChatTurn } from '../answer/types.ts';
 import type { Lang } from '../core/schema.ts';
-import type { ContactChannels } from '../loop/strings.ts';
-import { contactEntries, escalationTranscript, type EscalateReason, type HarelChatEscalateDetail } from './escalate.ts';
+import { contactEntries, type SiteContacts, escalationTranscript, type EscalateReason, type HarelChatEscalateDetail } from './escalate.ts';
 import { UI_STRINGS } from './strings.ts';
 
 /** What the controller reads from the element when the customer asks for a person. */
 export interface EscalationSource {
   turns(): readonly ChatTurn[];
   buildId(): string;
-  contacts(): ContactChannels | null | undefined;
+  contacts(): SiteContacts | null | undefined;
 }
 
 export class EscalationController implements ReactiveController {
@@ -97,7 +96,7 @@ export class EscalationController implements ReactiveController {
               (entry) => html`<li data-kind=${entry.kind}>${s.contactKinds[entry.kind]}: ${entry.href
                 ? html`<a part="contact-link" href=${entry.href} dir="ltr" target=${entry.kind === 'website' ? '_blank' : nothing}
                     rel=${entry.kind === 'website' ? 'noopener noreferrer' : nothing}>${entry.value}</a>`
-                : html`<bdi dir="ltr">${entry.value}</bdi>`}</li>`,
+                : html`<bdi dir="ltr">${entry.value}</bdi>`}${entry.hours ? html` (<bdi>${entry.hours}</bdi>)` : nothing}</li>`,
             )}</ul>`
         : html`<p>${name ? html`${s.contactReach} ${whom}.` : s.contactNone}</p>`}
       <button type="button" part="contact-close" @click=${() => this.close()}>${s.close}</button>

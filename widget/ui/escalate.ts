@@ -63,25 +63,44 @@ export function escalationFor(turn: ChatTurn | undefined): Exclude<EscalateReaso
 
 /** A contact channel as the panel lists it. */
 export interface ContactEntry {
-  kind: 'phone' | 'website';
+  kind: 'phone' | 'website' | 'email';
   /** What is shown: the number or the address as the site wrote it (bidi controls removed). */
   value: string;
-  /** Where it leads: `tel:` for a phone, the address through the URL policy; null when it cannot be linked. */
+  /** Where it leads: `tel:` for a phone, `mailto:` for an email, the website through the URL policy; null when it cannot be linked. */
   href: string | null;
+  /** For a phone: when it is answered, in `lang` (else the other language's). */
+  hours?: string;
 }
 
+/** A text given once or per language, in `lang` (else the other language's); null when blank or not text. */
+function inLang(value: unknown, lang: Lang): string | null {
+  let text: unknown = value;
+  if (value && typeof value === 'object') {
+    const byLang = value as Partial<Record<Lang, unknown>>;
+    text = byLang[lang] ?? byLang[lang === 'he' ? 'en' : 'he'];
+  }
+  return typeof text === 'string' && text.trim() ? stripBidiControls(text).trim() : null;
+}
+
+/** The contacts as a site gives them (properties, attributes or the index): email and hours are optional extras. */
+export type SiteContacts = ContactChannels & { email?: string; hours?: string | Partial<Record<Lang, string>> };
+
+const EMAIL = /^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$/;
+
 /** The contacts as the panel shows them: the name in `lang` (else the other language's), and each channel. */
-export function contactEntries(contacts: ContactChannels | null | undefined, lang: Lang, base?: string): { name: string | null; entries: ContactEntry[] } {
-  const rawName = contacts?.name;
-  const name =
-    typeof rawName === 'string' ? rawName : rawName && typeof rawName === 'object' ? rawName[lang] ?? rawName[lang === 'he' ? 'en' : 'he'] : undefined;
+export function contactEntries(contacts: SiteContacts | null | undefined, lang: Lang, base?: string): { name: string | null; entries: ContactEntry[] } {
   const entries: ContactEntry[] = [];
-  const phone = typeof contacts?.phone === 'string' ? stripBidiControls(contacts.phone).trim() : '';
+  const phone = inLang(contacts?.phone, lang);
   if (phone) {
     const dial = phone.replace(/[^\d+*#]/g, '');
-    entries.push({ kind: 'phone', value: phone, href: dial ? `tel:${dial}` : null });
+    const entry: ContactEntry = { kind: 'phone', value: phone, href: dial ? `tel:${dial}` : null };
+    const hours = inLang(contacts?.hours, lang);
+    if (hours) entry.hours = hours;
+    entries.push(entry);
   }
-  const website = typeof contacts?.website === 'string' ? stripBidiControls(contacts.website).trim() : '';
+  const website = inLang(contacts?.website, lang);
   if (website) entries.push({ kind: 'website', value: website, href: resolveSourceUrl(website, base ?? globalThis.document?.baseURI) });
-  return { name: typeof name === 'string' && name.trim() ? stripBidiControls(name).trim() : null, entries };
+  const email = inLang(contacts?.email, lang);
+  if (email) entries.push({ kind: 'email', value: email, href: EMAIL.test(email) ? `mailto:${email}` : null });
+  return { name: inLang(contacts?.name, lang), entries };
 }

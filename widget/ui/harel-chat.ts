@@ -155,7 +155,7 @@ export class HarelChatElement extends LitElement {
   private readonly escalation = new EscalationController(this, {
     turns: () => this.session?.turns ?? [],
     buildId: () => this.session?.indexInfo?.buildId ?? '',
-    contacts: () => this.contacts,
+    contacts: () => this.siteContacts,
   });
   private storageUsage: { used: number; quota: number; persisted: boolean } | null = null;
   /** Whether the technical details are shown (the (i) button); `debug` shows them always. */

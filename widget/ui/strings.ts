@@ -85,7 +85,7 @@ export const UI_STRINGS = {
     contactReach: 'אפשר לפנות אל',
     contactService: 'שירות הלקוחות',
     contactNone: 'פרטי ההתקשרות לא הוגדרו באתר הזה. אפשר לפנות לשירות הלקוחות של חברת הביטוח שלכם.',
-    contactKinds: { phone: 'טלפון', website: 'אתר' },
+    contactKinds: { phone: 'טלפון', website: 'אתר', email: 'דוא״ל' },
     close: 'סגירה',
   },
   en: {
@@ -168,7 +168,7 @@ export const UI_STRINGS = {
     contactReach: 'You can reach',
     contactService: 'customer service',
     contactNone: "This site has not listed its contact details. Please contact your insurer's customer service.",
-    contactKinds: { phone: 'Phone', website: 'Website' },
+    contactKinds: { phone: 'Phone', website: 'Website', email: 'Email' },
     close: 'Close',
   },
 } as const;

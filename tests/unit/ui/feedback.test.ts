@@ -128,6 +128,14 @@ describe('escalation', () => {
       { kind: 'website', value: 'javascript:alert(1)', href: null },
     ]);
     expect(contactEntries(undefined, 'he')).toEqual({ name: null, entries: [] });
+    // Email and the phone's hours, when the site gives them.
+    expect(contactEntries({ phone: '*1234', hours: { he: 'א׳–ה׳ 8:00–18:00', en: 'Sun–Thu 8:00–18:00' }, email: 'help@demo.example' }, 'en').entries).toEqual([
+      { kind: 'phone', value: '*1234', href: 'tel:*1234', hours: 'Sun–Thu 8:00–18:00' },
+      { kind: 'email', value: 'help@demo.example', href: 'mailto:help@demo.example' },
+    ]);
+    expect(contactEntries({ email: 'a@b.example?bcc=evil@x.example' }, 'en').entries).toEqual([
+      { kind: 'email', value: 'a@b.example?bcc=evil@x.example', href: null },
+    ]);
   });
 });
 
