@@ -48,10 +48,17 @@ export function sourceHref(citation: Pick<Citation, 'url' | 'file' | 'page'>, ba
 /** Text from the index, as shown: bidi embeddings, overrides and isolates removed. */
 const shown = (text: string | null | undefined): string => stripBidiControls(String(text ?? ''));
 
-/** Equal up to case, spacing and dashes: a section heading that repeats the document's title. */
-function sameText(a: string, b: string): boolean {
+/**
+ * Whether a section heading repeats the document's title: equal up to case, spacing and dashes,
+ * or its start when the builder shortened the heading with an ellipsis.
+ */
+function sameText(heading: string, title: string): boolean {
   const norm = (t: string) => t.normalize('NFKC').toLowerCase().replace(/[\s\u2010-\u2015-]+/g, ' ').trim();
-  return norm(a) === norm(b);
+  const h = norm(heading);
+  const t = norm(title);
+  if (h === t) return true;
+  const cut = h.replace(/(?:…|\.\.\.)$/, '').trim();
+  return cut !== h && cut.length > 0 && t.startsWith(cut);
 }
 
 export function cardId(turnIndex: number, n: number): string {
