@@ -31,6 +31,9 @@ const COMMAND_USAGE: Record<string, string> = {
       --overlap <f>           overlap between split pieces (default 0.15)
       --cache-dir <dir>       embedding cache (default <out>/../.harel-cache)
       --bm25-weight <w>       hybrid fusion weight of BM25 stored in the manifest
+      --site <file>           the site's name, contacts and starter questions (JSON), written into
+                              the manifest's "site" block: {"name", "contacts": {"phone", "website",
+                              "email", "hours"}, "starters": {"he": [...], "en": [...]}}
 `,
   inspect: `  harel-builder inspect <index> [--samples n] [--json]
       Counts, file sizes, per-domain and per-language tables, sample chunks.

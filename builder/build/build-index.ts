@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { createError, throwIfAborted } from '../../widget/core/errors.ts';
 import { packVectors } from '../../widget/core/format/int8.ts';
-import type { EmbedderInfo, IndexManifest } from '../../widget/core/format/manifest.ts';
+import type { EmbedderInfo, IndexManifest, SiteInfo } from '../../widget/core/format/manifest.ts';
 import { compileBm25Async } from '../write/compile-bm25.ts';
 import { decodeChunkStore } from '../../widget/core/format/chunk-store.ts';
 import { trainRouterSteps } from '../../widget/core/retrieval/route-model.ts';
@@ -41,6 +41,8 @@ export interface BuildOptions extends WorkOptions {
   cacheDir?: string;
   bm25Weight?: number;
   termMatch?: RetrievalDefaults['termMatch'];
+  /** The manifest's `site` block (name, contacts, starters), from `--site`; none by default. */
+  site?: SiteInfo | null;
   /** Messages for the user (warnings, what was skipped), printed without tearing progress bars. */
   log?: (message: string) => void;
   /** What was repaired after an interrupted build (builder/write/swap.ts): shown even with --quiet. Default: `log`. */
@@ -244,7 +246,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
     // Honours the signal until the new build is complete on disk, then swaps it in.
     const manifest = await writeIndex(
       outDir,
-      { documents, chunks, bm25, vectors, embedder: embedderInfo, router, lexicon: lexicon.entries.length ? lexicon : null, retrieval },
+      { documents, chunks, bm25, vectors, embedder: embedderInfo, router, lexicon: lexicon.entries.length ? lexicon : null, retrieval, site: options.site ?? null },
       new Date(),
       { signal, onProgress, log: notice },
     );

@@ -7,6 +7,7 @@ import { numberOption, optionalNumber } from '../cli/args.ts';
 import { runCancellable } from '../cli/cancellable.ts';
 import { createProgressReporter } from '../cli/progress.ts';
 import { DEFAULT_EMBEDDER } from '../embed/defaults.ts';
+import { readSiteConfig } from '../write/site-config.ts';
 
 export async function buildCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -24,6 +25,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
       'cache-dir': { type: 'string' },
       'bm25-weight': { type: 'string' },
       'term-match': { type: 'string' },
+      site: { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
     },
   });
@@ -45,6 +47,8 @@ export async function buildCommand(argv: string[]): Promise<number> {
   if (termMatch !== undefined && termMatch !== 'whole') {
     throw createError('BAD_ARGUMENT', `--term-match ${termMatch} is not supported since index format 2: BM25 terms match whole. Leave the option out.`);
   }
+  // Checked before any work: a typo in the site file fails at once, not after the embedding.
+  const site = values.site === undefined ? null : await readSiteConfig(values.site);
   const progress = createProgressReporter({ quiet: Boolean(values.quiet) });
   let summary: BuildSummary;
   let cancelled = (): boolean => false;
@@ -63,6 +67,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
         overlap: numberOption(values.overlap, '--overlap', 0.15, 0, 0.5),
         cacheDir: values['cache-dir'],
         bm25Weight: optionalNumber(values['bm25-weight'], '--bm25-weight', 0, 1),
+        site,
         termMatch,
         signal,
         onProgress: progress.onProgress,

@@ -28,6 +28,7 @@ import type { MinedLexicon } from '../../widget/core/retrieval/mined-lexicon.ts'
 import type { RouterModel } from '../../widget/core/retrieval/route.ts';
 import { TOKENIZER_VERSION } from '../../widget/core/tokenizer/index.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
+import type { SiteInfo } from '../../widget/core/format/manifest.ts';
 import { pause } from '../build/pace.ts';
 import { BUILDER_VERSION } from '../version.ts';
 import { own, recoverOut, release, swapInto, tempName } from './swap.ts';
@@ -42,6 +43,8 @@ export interface IndexContents {
   router: RouterModel | null;
   lexicon?: MinedLexicon | null;
   retrieval?: Partial<RetrievalDefaults>;
+  /** The site's name, contacts and starters (`build --site`, checked by site-config.ts); omitted from the manifest when null. */
+  site?: SiteInfo | null;
 }
 
 const FILE_NAMES: Record<IndexFileRole, string> = {
@@ -77,8 +80,9 @@ export function buildManifest(
     byDomain[doc.domain].chunks++;
     byLang[doc.lang]!.chunks++;
   }
+  // A changed site block is a new build: a reader that keeps builds by id would keep the old one.
   const buildId = createHash('sha256')
-    .update(Object.values(files).map((f) => f!.sha256).join(','))
+    .update(Object.values(files).map((f) => f!.sha256).join(',') + (contents.site ? `,site:${JSON.stringify(contents.site)}` : ''))
     .digest('hex')
     .slice(0, 16);
   return {
@@ -98,6 +102,7 @@ export function buildManifest(
     },
     retrieval: { ...DEFAULT_RETRIEVAL, ...contents.retrieval },
     files,
+    ...(contents.site ? { site: contents.site } : {}),
   };
 }
 
