@@ -10,6 +10,7 @@ import { plainAnswerText } from '../../widget/answer/document-text.ts';
 import type { Answer, TurnFeedback } from '../../widget/answer/types.ts';
 import type { HarelChatEscalateDetail } from '../../widget/ui/escalate.ts';
 import type { HarelChatFeedbackDetail } from '../../widget/ui/feedback.ts';
+import { readStoredConversation } from '../support/stored-conversation.ts';
 
 type Recorded = { type: string; detail: unknown };
 
@@ -45,22 +46,9 @@ function events(page: Page, type: string): Promise<Recorded['detail'][]> {
 }
 
 /** The ratings stored with the conversation in IndexedDB, one per turn (null when none). */
-function storedFeedback(page: Page): Promise<(TurnFeedback | null)[]> {
-  return page.evaluate(async () => {
-    const key = new URL('/index/manifest.json', location.href).href;
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('harel-chat');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const stored = await new Promise<{ turns: { feedback?: TurnFeedback }[] } | undefined>((resolve, reject) => {
-      const request = db.transaction('conversations').objectStore('conversations').get(key);
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    db.close();
-    return (stored?.turns ?? []).map((t) => t.feedback ?? null);
-  });
+async function storedFeedback(page: Page): Promise<(TurnFeedback | null)[]> {
+  const stored = await readStoredConversation<{ feedback?: TurnFeedback }>(page);
+  return (stored?.turns ?? []).map((t) => t.feedback ?? null);
 }
 
 const reply = (page: Page) => page.locator('harel-chat article.msg.assistant').last();

@@ -11,6 +11,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { answerSegments } from '../../widget/answer/document-text.ts';
 import type { Answer } from '../../widget/answer/types.ts';
 import { decodeChunkStore, encodeChunkStore } from '../../widget/core/format/chunk-store.ts';
+import { storeConversation } from '../support/stored-conversation.ts';
 
 type Role = 'documents' | 'chunks';
 const FILES: Record<Role, string> = { documents: 'documents.json.gz', chunks: 'chunks.bin.gz' };
@@ -149,41 +150,23 @@ test('a stored answer whose citations were edited to script URLs and reversed te
   await openDemo(page);
   // What the renderer gets when the answer never passed the loop's checks: a conversation in
   // IndexedDB edited by hand (or written by an older widget), shown after a reload.
-  await page.evaluate(async () => {
-    const key = new URL('/index/manifest.json', location.href).href;
-    const card = (n: number, url: string, title: string) => ({
-      n, chunkId: `c${n}`, file: `car/files/policy-${n}.pdf`, page: n + 1, url, title, sectionPath: ['כיסויים\u202E'], clause: null,
-      quote: `החלפת שמשה [${n + 1}] כרוכה בהשתתפות עצמית invoice\u202Efdp.exe`, alsoIn: [],
-    });
-    const citations = [
-      card(1, 'javascript:window.__pwned=1', 'פוליסה \u202Eאחת'),
-      card(2, '  JaVaScRiPt:window.__pwned=2', 'פוליסה \u2067שתיים'),
-      card(3, '&#x6A;avascript:window.__pwned=3', 'פוליסה שלוש'),
-      card(4, 'data:text/html,<script>opener.__pwned=4</script>', 'פוליסה ארבע'),
-      card(5, '/policies/car.pdf', 'פוליסה חמש'),
-    ];
-    const text = `לפי הפוליסה:\n“\u2068החלפת שמשה [\u20602] [\u206099] כרוכה בהשתתפות עצמית invoice\u202Efdp.exe\u2069” [1][2][3][4][5]`;
-    const answer = {
-      text, citations, mode: 'extractive', confidence: 'high', refused: false, refusal: null, domain: 'car', lang: 'he', searchedQuery: 'שמשה',
-      searchMode: 'bm25', retrieved: [], timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
-    };
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('harel-chat');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    await new Promise<void>((resolve, reject) => {
-      const tx = db.transaction('conversations', 'readwrite');
-      tx.objectStore('conversations').put({
-        indexKey: key,
-        updatedAt: Date.now(),
-        turns: [{ role: 'user', text: 'שמשה', at: 1 }, { role: 'assistant', text, answer, at: 2 }],
-      });
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    db.close();
+  const card = (n: number, url: string, title: string) => ({
+    n, chunkId: `c${n}`, file: `car/files/policy-${n}.pdf`, page: n + 1, url, title, sectionPath: ['כיסויים\u202E'], clause: null,
+    quote: `החלפת שמשה [${n + 1}] כרוכה בהשתתפות עצמית invoice\u202Efdp.exe`, alsoIn: [],
   });
+  const citations = [
+    card(1, 'javascript:window.__pwned=1', 'פוליסה \u202Eאחת'),
+    card(2, '  JaVaScRiPt:window.__pwned=2', 'פוליסה \u2067שתיים'),
+    card(3, '&#x6A;avascript:window.__pwned=3', 'פוליסה שלוש'),
+    card(4, 'data:text/html,<script>opener.__pwned=4</script>', 'פוליסה ארבע'),
+    card(5, '/policies/car.pdf', 'פוליסה חמש'),
+  ];
+  const stored = `לפי הפוליסה:\n“\u2068החלפת שמשה [\u20602] [\u206099] כרוכה בהשתתפות עצמית invoice\u202Efdp.exe\u2069” [1][2][3][4][5]`;
+  const answer = {
+    text: stored, citations, mode: 'extractive', confidence: 'high', refused: false, refusal: null, domain: 'car', lang: 'he', searchedQuery: 'שמשה',
+    searchMode: 'bm25', retrieved: [], timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
+  };
+  await storeConversation(page, [{ role: 'user', text: 'שמשה', at: 1 }, { role: 'assistant', text: stored, answer, at: 2 }]);
   await page.reload();
   const reply = page.locator('harel-chat article.msg.assistant').last();
   await expect(reply.locator('details.card')).toHaveCount(5);

@@ -9,6 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { plainAnswerText } from '../../widget/answer/document-text.ts';
 import type { Answer } from '../../widget/answer/types.ts';
 import { decodeChunkStore, encodeChunkStore } from '../../widget/core/format/chunk-store.ts';
+import { storeConversation } from '../support/stored-conversation.ts';
 
 async function openDemo(page: Page, query = ''): Promise<void> {
   await page.goto(`/${query}`);
@@ -320,29 +321,11 @@ test('markup inside a policy document is shown as text, never run', async ({ pag
 test('markup in an answer is shown as text, never run', async ({ page }) => {
   await openDemo(page);
   // A model's answer with markup, as persisted in the conversation: rendered after a reload.
-  await page.evaluate(async () => {
-    const key = new URL('/index/manifest.json', location.href).href;
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('harel-chat');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const text = 'התשובה <script>window.__pwned=1</script> **מודגש** <img src=x onerror="window.__pwned=2"> [1]';
-    await new Promise<void>((resolve, reject) => {
-      const tx = db.transaction('conversations', 'readwrite');
-      tx.objectStore('conversations').put({
-        indexKey: key,
-        updatedAt: Date.now(),
-        turns: [
-          { role: 'user', text: 'שאלה', at: 1 },
-          { role: 'assistant', text, at: 2 },
-        ],
-      });
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    db.close();
-  });
+  const text = 'התשובה <script>window.__pwned=1</script> **מודגש** <img src=x onerror="window.__pwned=2"> [1]';
+  await storeConversation(page, [
+    { role: 'user', text: 'שאלה', at: 1 },
+    { role: 'assistant', text, at: 2 },
+  ]);
   await page.reload();
   const reply = page.locator('harel-chat article.msg.assistant').last();
   await expect(reply).toContainText('<script>window.__pwned=1</script>');
@@ -355,35 +338,17 @@ test('a citation of collapsed twin passages lists the other editions as "also in
   await openDemo(page);
   // An answer as the loop writes it when twins are collapsed (retrieval's collapseTwins): one
   // citation, its near-identical passages in other editions listed with it.
-  await page.evaluate(async () => {
-    const key = new URL('/index/manifest.json', location.href).href;
-    const citation = {
-      n: 1, chunkId: 'c1', file: 'car/files/car-policy-2025.pdf', page: 4, url: 'https://insurer.example/car-2025.pdf',
-      title: 'פוליסת רכב 2025', sectionPath: ['כיסויים'], clause: '3.1', quote: 'החלפת שמשה כרוכה בהשתתפות עצמית של 250 ש"ח.',
-      alsoIn: [{ file: 'car/files/car-policy-2024.pdf', page: 5, title: 'פוליסת רכב 2024', url: null }],
-    };
-    const answer = {
-      text: 'לפי הפוליסה: "החלפת שמשה כרוכה בהשתתפות עצמית של 250 ש"ח." [1]', citations: [citation], mode: 'extractive',
-      confidence: 'high', refused: false, refusal: null, domain: 'car', lang: 'he', searchedQuery: 'שמשה', searchMode: 'bm25',
-      retrieved: [], timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
-    };
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open('harel-chat');
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    await new Promise<void>((resolve, reject) => {
-      const tx = db.transaction('conversations', 'readwrite');
-      tx.objectStore('conversations').put({
-        indexKey: key,
-        updatedAt: Date.now(),
-        turns: [{ role: 'user', text: 'שמשה', at: 1 }, { role: 'assistant', text: answer.text, answer, at: 2 }],
-      });
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    db.close();
-  });
+  const citation = {
+    n: 1, chunkId: 'c1', file: 'car/files/car-policy-2025.pdf', page: 4, url: 'https://insurer.example/car-2025.pdf',
+    title: 'פוליסת רכב 2025', sectionPath: ['כיסויים'], clause: '3.1', quote: 'החלפת שמשה כרוכה בהשתתפות עצמית של 250 ש"ח.',
+    alsoIn: [{ file: 'car/files/car-policy-2024.pdf', page: 5, title: 'פוליסת רכב 2024', url: null }],
+  };
+  const answer = {
+    text: 'לפי הפוליסה: "החלפת שמשה כרוכה בהשתתפות עצמית של 250 ש"ח." [1]', citations: [citation], mode: 'extractive',
+    confidence: 'high', refused: false, refusal: null, domain: 'car', lang: 'he', searchedQuery: 'שמשה', searchMode: 'bm25',
+    retrieved: [], timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
+  };
+  await storeConversation(page, [{ role: 'user', text: 'שמשה', at: 1 }, { role: 'assistant', text: answer.text, answer, at: 2 }]);
   await page.reload();
   const card = page.locator('harel-chat details.card').first();
   await page.locator('harel-chat button.cite').first().click();

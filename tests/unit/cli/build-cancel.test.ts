@@ -6,15 +6,15 @@
  * the exit code be 130, and no temporary folder be left.
  */
 import { execFile, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeTinyEmbedder } from '../../fixtures/tiny-embedder/write-tiny-embedder.ts';
+import { snapshot } from './folder-snapshot.ts';
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -56,17 +56,6 @@ function buildAndInterrupt(args: string[], step: string, times = 1): Promise<Int
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr, signalled: at !== null, after: at === null ? '' : stderr.slice(at) }));
   });
-}
-
-/** Every file under `dir` with the sha256 of its bytes. */
-async function snapshot(dir: string): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue;
-    const path = join(entry.parentPath, entry.name);
-    out[relative(dir, path)] = createHash('sha256').update(await readFile(path)).digest('hex');
-  }
-  return out;
 }
 
 /** Hidden folders of builds of `name` beside it (`.<name>.tmp-…`). */
