@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { assess, type AnswerabilityModel } from '../../widget/loop/answerability.ts';
 import { EVIDENCE_FEATURES, type EvidenceFeature, type EvidenceVector } from '../../widget/loop/evidence.ts';
 import { buildIndex } from '../build/build-index.ts';
+import { INDEX_FORMAT_VERSION } from '../../widget/core/format/manifest.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { collectRows, loadContextQuestions, loadOffTopicSet, type FitRow, type QuestionSet } from './fit/collect.ts';
 import { assignFolds } from './fit/folds.ts';
@@ -195,8 +196,10 @@ function printFigures(title: string, figs: Record<string, SetFigures>): void {
   }
 }
 
+/** Builds the demo index when it is missing or was written by an older index format. */
 async function ensureDemoIndex(dir: string): Promise<void> {
-  if (existsSync(join(dir, 'manifest.json'))) return;
+  const manifest = join(dir, 'manifest.json');
+  if (existsSync(manifest) && (JSON.parse(await readFile(manifest, 'utf8')) as { formatVersion?: number }).formatVersion === INDEX_FORMAT_VERSION) return;
   await buildIndex({ inputs: [join(ROOT, 'demo/corpus')], outDir: dir, embed: false, embedder: 'none', allowRemote: false, dtype: 'q8', maxTokens: 350, overlap: 0.15 });
 }
 
