@@ -9,7 +9,10 @@
  * - `q8`: weights re-quantized per output column to int8, activations quantized per call
  *   (DynamicQuantizeLinear + MatMulInteger: the scheme of transformers.js's model_quantized.onnx);
  * - `q4`: the Q4_0 blocks kept as they are in onnxruntime's MatMulNBits (bits 4, block 32,
- *   zero point 8: value = (nibble − 8) · scale, the same formula as Q4_0, nibbles re-packed).
+ *   zero point 8: value = (nibble − 8) · scale, the same formula as Q4_0, nibbles re-packed),
+ *   with accuracy_level 4: activations quantized to int8 per block, as the reference engine
+ *   does. Measured on 96 Harel passages in Node: 2.2× the passages/s of accuracy level 0, and
+ *   closer to the reference (cosine 0.99996 against 0.99988).
  * In `q8` and `q4` the word embeddings stay Q4_0 too: packed nibbles and a scale per 32, unpacked
  * after the Gather, so only the rows a text uses are ever widened to fp32.
  *
@@ -77,7 +80,7 @@ function linear(g: GraphBuilder, x: string, weight: PackedTensor, bias: Float32A
     const blocks = inDim / Q4_BLOCK;
     const w = g.init({ name: `${name}.weight_q4`, dataType: DataType.UINT8, dims: [outDim, blocks, Q4_BLOCK / 2], raw: packed });
     const s = g.init(f32(`${name}.scales`, [outDim * blocks], q4Scales(weight)));
-    const y = g.op('MatMulNBits', [x, w, s], { K: inDim, N: outDim, bits: 4, block_size: Q4_BLOCK }, 'com.microsoft');
+    const y = g.op('MatMulNBits', [x, w, s], { K: inDim, N: outDim, bits: 4, block_size: Q4_BLOCK, accuracy_level: 4 }, 'com.microsoft');
     return g.op('Add', [y, b]);
   }
   // q8: symmetric per-column int8 of the (exact) dequantized weights.
