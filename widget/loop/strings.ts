@@ -49,7 +49,11 @@ export function strings(lang: Lang): LoopStrings {
   return STRINGS[lang];
 }
 
-/** A quotation in the answer: typographic quotes, so a gershayim inside (ש"ח) is not read as a closing quote. */
+/**
+ * A quotation in the answer: typographic quotes, so a gershayim inside (ש"ח) is not read as a
+ * closing quote. Modern Hebrew uses the same high marks as English; in a right-to-left line (the
+ * widget gives every line its answer's direction) the opening one stands at the right.
+ */
 export function quoted(sentence: string): string {
   return `“${sentence}”`;
 }

@@ -37,6 +37,7 @@ import {
 } from './message-view.ts';
 import { EscalationController } from './escalate-view.ts';
 import { feedbackDetail, feedbackOf, nextFeedback, type FeedbackChange } from './feedback.ts';
+import { AnswerFollower, scrollBehavior } from './follow-answers.ts';
 import { chatStyles } from './styles.ts';
 import { DEFAULT_STARTERS, UI_STRINGS } from './strings.ts';
 
@@ -157,6 +158,15 @@ export class HarelChatElement extends LitElement {
     buildId: () => this.session?.indexInfo?.buildId ?? '',
     contacts: () => this.siteContacts,
   });
+  /** Keeps the answer being written in view unless the customer scrolled up (follow-answers.ts). */
+  private readonly follower = new AnswerFollower(this, {
+    list: () => this.renderRoot.querySelector<HTMLElement>('.log'),
+    pill: () => this.renderRoot.querySelector<HTMLElement>('[part~="new-answer-button"]'),
+    progress: () => {
+      const session = this.session;
+      return session ? `${session.turns.length}/${session.pending.length}/${session.answering ?? ''}/${session.streaming.length}` : '';
+    },
+  });
   private storageUsage: { used: number; quota: number; persisted: boolean } | null = null;
   /** Whether the technical details are shown (the (i) button); `debug` shows them always. */
   private detailsOpen = false;
@@ -270,6 +280,7 @@ export class HarelChatElement extends LitElement {
   /** Stops what is answered and waits, and empties the conversation, here and on this device. */
   async clear(): Promise<void> {
     this.copiedTurn = null;
+    this.follower.follow();
     await this.session?.clear();
   }
 
@@ -402,6 +413,9 @@ export class HarelChatElement extends LitElement {
     const question = text.trim();
     if (!question || !this.canSend) return;
     this.draft = '';
+    // Asked here (composer, starter, "ask again"), its answer is wanted in view; from el.ask() it
+    // is followed only if the customer has not scrolled up.
+    this.follower.follow();
     const input = this.renderRoot.querySelector('textarea');
     if (input) input.value = '';
     this.ask(question).catch(() => undefined);
@@ -451,7 +465,7 @@ export class HarelChatElement extends LitElement {
     if (!card) return;
     card.open = true;
     this.lastCard = card.id;
-    card.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+    card.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
     card.querySelector('summary')?.focus();
   }
 
@@ -519,10 +533,10 @@ export class HarelChatElement extends LitElement {
         ${this.renderDetails(ui, showDetails)}
       </header>
       ${this.renderStatus(ui)}
-      <div class="log" part="messages" role="region" aria-label=${s.title} aria-busy=${busy ? 'true' : 'false'}>
+      <div class="log" part="messages" role="region" aria-label=${s.title} aria-busy=${busy ? 'true' : 'false'} @scroll=${this.follower.onScroll}>
         ${turns.length || pending.length || busy ? nothing : this.renderStarters(ui)}
         ${this.renderConversation(ui)}
-        ${busy ? renderStreaming(session.streaming, s.thinking) : nothing}
+        ${busy ? renderStreaming(session.streaming, turns.at(-1)?.role === 'user' ? turns.at(-1)!.text : '', ui) : nothing}
         ${repeat(
           waiting,
           (q) => q.id,
@@ -532,6 +546,7 @@ export class HarelChatElement extends LitElement {
             ),
         )}
       </div>
+      ${this.follower.renderPill(s.newAnswer)}
       ${this.escalation.renderPanel(ui)}
       <div class="sr-only" aria-live="polite" aria-atomic="true">${this.announcement}</div>
       <form part="composer" @submit=${(e: Event) => { e.preventDefault(); this.submit(this.draft); }}>

@@ -14,7 +14,7 @@ import { stripBidiControls } from '../core/bidi-controls.ts';
 import type { Lang } from '../core/schema.ts';
 import { resolveSourceUrl } from '../core/url-policy.ts';
 import type { PendingQuestion } from '../session/pending-questions.ts';
-import { langDirection, textDirection } from './direction.ts';
+import { answerLanguage, langDirection, textDirection, textLang } from './direction.ts';
 import { renderFeedbackButtons, renderFeedbackFollowUp, type FeedbackHandlers } from './feedback-view.ts';
 import { highlightSpans } from './highlight.ts';
 import type { LoadProgressView } from './load-progress.ts';
@@ -65,6 +65,12 @@ export function cardId(turnIndex: number, n: number): string {
   return `cite-${turnIndex}-${n}`;
 }
 
+/** A quote from a document, in its own language and direction (the interface's for one without letters). */
+function quoteLang(text: string, ui: Lang): { dir: 'rtl' | 'ltr'; lang: Lang | typeof nothing } {
+  const lang = textLang(text);
+  return { dir: langDirection(lang ?? ui), lang: lang ?? nothing };
+}
+
 function citationCard(citation: Citation, turnIndex: number, question: string, ui: Lang): TemplateResult {
   const s = UI_STRINGS[ui];
   const href = sourceHref(citation);
@@ -72,20 +78,24 @@ function citationCard(citation: Citation, turnIndex: number, question: string, u
   const title = shown(citation.title);
   // A document's outline often starts with its own title: the line names it once.
   const path = citation.sectionPath.map(shown).filter((p) => p.trim() && !sameText(p, title));
-  // Each piece from the index is isolated (<bdi>): an English title or heading in a Hebrew line,
-  // or the reverse, keeps its own direction and does not drag the separators or the page along.
+  // The card's own line is in the interface's direction (it inherits the article's). Each piece
+  // from the index is isolated (<bdi>): an English title or heading in a Hebrew line, or the
+  // reverse, keeps its own direction and does not drag the separators or the page along.
+  const q = quoteLang(quote, ui);
   return html`<details class="card" id=${cardId(turnIndex, citation.n)} part="citation-card" data-n=${citation.n} data-file=${citation.file} data-page=${citation.page}>
     <summary><span class="n">[${citation.n}]</span> <bdi class="title" part="citation-title">${title}</bdi>${path.length
       ? html` <span class="where">· ${path.map((p, i) => html`${i ? ' › ' : ''}<bdi>${p}</bdi>`)}</span>`
       : nothing} <span class="where">· ${s.page} ${citation.page}</span></summary>
-    <blockquote dir=${textDirection(quote)} part="citation-quote">${highlightSpans(quote, question).map((span) =>
+    <blockquote dir=${q.dir} lang=${q.lang} part="citation-quote">${highlightSpans(quote, question).map((span) =>
       span.match ? html`<mark>${span.text}</mark>` : span.text,
     )}</blockquote>
     ${href ? html`<a href=${href} target="_blank" rel="noopener noreferrer" part="citation-link">${s.openSource}</a>` : nothing}
-    ${(citation.references ?? []).map(
-      (r) => html`<div class="ref" part="citation-reference"><span class="also">${s.refersTo(r.clause, r.page)}</span>
-        <blockquote dir=${textDirection(r.text)}>${shown(r.text)}</blockquote></div>`,
-    )}
+    ${(citation.references ?? []).map((r) => {
+      const text = shown(r.text);
+      const ref = quoteLang(text, ui);
+      return html`<div class="ref" part="citation-reference"><span class="also">${s.refersTo(r.clause, r.page)}</span>
+        <blockquote dir=${ref.dir} lang=${ref.lang}>${text}</blockquote></div>`;
+    })}
     ${citation.alsoIn.length
       ? html`<div class="also">${s.alsoIn} ${citation.alsoIn.map(
           (a, i) => html`${i ? ', ' : ''}${a.lang ? html`<bdi>(${s.languageName(a.lang)})</bdi> ` : nothing}<bdi>${shown(a.title)}</bdi> (${s.page} ${a.page})`,
@@ -106,9 +116,14 @@ export function renderUserTurn(turn: ChatTurn): TemplateResult {
   return html`<div class="msg user" part="message user-message" dir=${textDirection(turn.text)}>${turn.text}</div>`;
 }
 
+/**
+ * An answer: its text in the answer's language and direction, everything around it (badges,
+ * sources, actions) in the interface's, as the rest of the panel.
+ */
 export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question: string, ui: Lang, handlers: TurnHandlers, copied = false): TemplateResult {
   const s = UI_STRINGS[ui];
   const answer = turn.answer;
+  const lang = answerLanguage(answer, question, ui);
   const cite = (n: number) => {
     const c = answer?.citations.find((x) => x.n === n);
     if (!c) return `[${n}]`;
@@ -116,10 +131,10 @@ export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question:
       aria-label=${`${s.sources} ${n}: ${c.title}, ${s.page} ${c.page}`}
       @click=${() => handlers.onCite(turnIndex, n)}>${n}</button>`;
   };
-  return html`<article class="msg assistant" part="message assistant-message" dir=${textDirection(turn.text)}
+  return html`<article class="msg assistant" part="message assistant-message" dir=${langDirection(ui)}
       data-mode=${answer?.mode ?? nothing} data-refused=${answer ? String(answer.refused) : nothing}>
     ${answer ? answerBadges(answer, ui) : nothing}
-    ${turn.text || !turn.stopped ? html`<div class="body">${renderRichText(turn.text, cite)}</div>` : nothing}
+    ${turn.text || !turn.stopped ? answerBody(turn.text, lang, cite) : nothing}
     ${turn.stopped ? html`<div class="stopped">${turn.text ? s.answerStopped : s.queuedStopped} ⏹</div>` : nothing}
     ${answer && answer.citations.length
       ? html`<section class="sources" aria-label=${s.sources}><h3>${s.sources}</h3>${answer.citations.map((c) => citationCard(c, turnIndex, question, ui))}</section>`
@@ -144,11 +159,16 @@ export function renderAnswerError(error: { code: string; message: string }, ui: 
   </article>`;
 }
 
-/** The answer being written: streamed text, no citations linked yet. */
-export function renderStreaming(text: string, thinking: string): TemplateResult {
-  return html`<article class="msg assistant" part="message assistant-message" aria-busy="true" dir=${textDirection(text || thinking)}>
-    ${text ? html`<div class="body">${renderRichText(text, (n) => `[${n}]`)}</div>` : html`<div class="thinking">${thinking}</div>`}
+/** The answer being written to `question`: streamed text, no citations linked yet. */
+export function renderStreaming(text: string, question: string, ui: Lang): TemplateResult {
+  return html`<article class="msg assistant" part="message assistant-message" aria-busy="true" dir=${langDirection(ui)}>
+    ${text ? answerBody(text, answerLanguage(undefined, question, ui), (n) => `[${n}]`) : html`<div class="thinking">${UI_STRINGS[ui].thinking}</div>`}
   </article>`;
+}
+
+function answerBody(text: string, lang: Lang, cite: (n: number) => TemplateResult | string): TemplateResult {
+  const dir = langDirection(lang);
+  return html`<div class="body" dir=${dir} lang=${lang}>${renderRichText(text, cite, dir)}</div>`;
 }
 
 /** The index's progress as a labelled bar; `<progress>` with no value is the indeterminate one. */

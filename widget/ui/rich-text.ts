@@ -10,12 +10,18 @@
  * the answer around it. Bidi embeddings, overrides and isolates are removed from all of it
  * (core/bidi-controls.ts): neither a document nor a model can make text display reversed.
  *
+ * Direction (direction.ts): every line, list and list item has the answer's direction as its
+ * `dir`, so a Hebrew line that opens with a quote is still right to left and its markers end it on
+ * the left; each quote has its own document's, so an English clause in a Hebrew answer reads left
+ * to right inside its line.
+ *
  * Hand-written rather than a markdown library: the subset is a few dozen lines, and a full
  * markdown renderer would produce HTML strings that then need sanitising.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { answerSegments, documentValue } from '../answer/document-text.ts';
 import { stripBidiControls } from '../core/bidi-controls.ts';
+import { textLang, langDirection, type Direction } from './direction.ts';
 
 export type CitationRenderer = (n: number) => TemplateResult | string;
 
@@ -63,14 +69,15 @@ function renderEngineText(text: string, cite: CitationRenderer, parts: (Template
 
 /**
  * One line: the engine's text with its markers and bold, and the document text it quotes as
- * isolated plain text.
+ * isolated plain text in the document's own direction (the line's, for a quote without letters).
  */
-export function renderInline(text: string, cite: CitationRenderer): (TemplateResult | string)[] {
+export function renderInline(text: string, cite: CitationRenderer, dir: Direction): (TemplateResult | string)[] {
   const parts: (TemplateResult | string)[] = [];
   for (const segment of answerSegments(text)) {
     if (segment.kind === 'document') {
       const value = documentValue(segment.text);
-      if (value) parts.push(html`<bdi>${value}</bdi>`);
+      const lang = textLang(value);
+      if (value) parts.push(html`<bdi dir=${lang ? langDirection(lang) : dir} lang=${lang ?? nothing}>${value}</bdi>`);
     } else {
       renderEngineText(stripBidiControls(segment.text), cite, parts);
     }
@@ -78,13 +85,14 @@ export function renderInline(text: string, cite: CitationRenderer): (TemplateRes
   return parts;
 }
 
-export function renderRichText(text: string, cite: CitationRenderer): TemplateResult {
+/** `text` as paragraphs and lists, each line in `dir`: the answer's direction, whatever a line opens with. */
+export function renderRichText(text: string, cite: CitationRenderer, dir: Direction): TemplateResult {
   const blocks = parseBlocks(text);
   return html`${blocks.map((block) => {
     if (block.kind === 'p') {
-      return html`<p>${block.lines.map((line, i) => html`${i ? html`<br />` : nothing}${renderInline(line, cite)}`)}</p>`;
+      return html`<p dir=${dir}>${block.lines.map((line) => html`<span class="line" dir=${dir}>${renderInline(line, cite, dir)}</span>`)}</p>`;
     }
-    const items = block.items.map((item) => html`<li>${renderInline(item, cite)}</li>`);
-    return block.kind === 'ul' ? html`<ul>${items}</ul>` : html`<ol>${items}</ol>`;
+    const items = block.items.map((item) => html`<li class="line" dir=${dir}>${renderInline(item, cite, dir)}</li>`);
+    return block.kind === 'ul' ? html`<ul dir=${dir}>${items}</ul>` : html`<ol dir=${dir}>${items}</ol>`;
   })}`;
 }

@@ -87,9 +87,26 @@ export const chatStyles = css`
   progress { width: 100%; height: 0.4rem; }
   .log { flex: 1 1 auto; overflow-y: auto; padding: 0.75rem 0.9rem; display: flex; flex-direction: column; gap: 0.75rem; }
   .msg { max-width: 100%; }
-  .msg.user { align-self: flex-end; background: var(--_accent); color: var(--_accent-fg); border-radius: var(--_radius); padding: 0.45rem 0.8rem; max-width: 85%; white-space: pre-wrap; unicode-bidi: plaintext; }
+  /* Takes no room: the pill floats over the list's bottom while there is something new below (follow-answers.ts). */
+  .new-answer { position: relative; height: 0; flex: 0 0 auto; }
+  .new-answer button {
+    position: absolute;
+    bottom: 0.5rem;
+    inset-inline: 0;
+    width: max-content;
+    margin-inline: auto;
+    border-radius: 999px;
+    border-color: var(--_accent);
+    background: var(--_accent);
+    color: var(--_accent-fg);
+    box-shadow: 0 2px 8px rgb(0 0 0 / 25%);
+  }
+  .new-answer button[hidden] { display: none; }
+  .msg.user { align-self: flex-end; background: var(--_accent); color: var(--_accent-fg); border-radius: var(--_radius); padding: 0.45rem 0.8rem; max-width: 85%; white-space: pre-wrap; }
   .msg.assistant { background: var(--_surface); border-radius: var(--_radius); padding: 0.6rem 0.8rem; }
-  .msg.assistant .body p { margin: 0 0 0.5rem; unicode-bidi: plaintext; }
+  .msg.assistant .body p { margin: 0 0 0.5rem; }
+  /* One block per line: each has its own dir (rich-text.ts), which a line inside a shared paragraph could not. */
+  .msg.assistant .body span.line { display: block; }
   .msg.assistant .body ul, .msg.assistant .body ol { margin: 0 0 0.5rem; padding-inline-start: 1.3rem; }
   .meta { display: flex; flex-wrap: wrap; gap: 0.35rem; align-items: center; margin-block-end: 0.35rem; }
   /* On the line: no superscript, no minimum height, so a marker never makes its line taller. */
@@ -116,7 +133,7 @@ export const chatStyles = css`
   .card .title { font-weight: 600; }
   .card .n { font-weight: 700; color: var(--_accent); }
   .card .where { color: var(--_muted); font-size: 0.78rem; overflow-wrap: anywhere; }
-  .card blockquote { margin: 0.4rem 0; padding-inline-start: 0.6rem; border-inline-start: 3px solid var(--_accent); font-size: 0.88rem; white-space: pre-wrap; unicode-bidi: plaintext; overflow-wrap: anywhere; }
+  .card blockquote { margin: 0.4rem 0; padding-inline-start: 0.6rem; border-inline-start: 3px solid var(--_accent); font-size: 0.88rem; white-space: pre-wrap; overflow-wrap: anywhere; }
   .card mark { background: var(--_mark); color: inherit; border-radius: 2px; }
   .card a { color: var(--_accent); font-size: 0.82rem; }
   .also { font-size: 0.75rem; color: var(--_muted); }

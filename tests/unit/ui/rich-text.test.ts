@@ -1,10 +1,10 @@
 import type { TemplateResult } from 'lit';
 import { describe, expect, it } from 'vitest';
 import { documentText } from '../../../widget/answer/document-text.ts';
-import { parseBlocks, renderInline } from '../../../widget/ui/rich-text.ts';
+import { parseBlocks, renderInline, renderRichText } from '../../../widget/ui/rich-text.ts';
 import { highlightSpans } from '../../../widget/ui/highlight.ts';
 import { sourceHref } from '../../../widget/ui/message-view.ts';
-import { textDirection } from '../../../widget/ui/direction.ts';
+import { answerLanguage, textDirection, textLang } from '../../../widget/ui/direction.ts';
 
 describe('rich text subset', () => {
   it('splits paragraphs and lists', () => {
@@ -21,25 +21,27 @@ describe('rich text subset', () => {
     const parts = renderInline('ראו <img src=x onerror=alert(1)> [1] וגם [2, 3]', (n) => {
       cited.push(n);
       return `#${n}`;
-    });
+    }, 'rtl');
     expect(cited).toEqual([1, 2, 3]);
     // The markup survives only as a string part: Lit interpolates strings as text nodes.
     expect(parts.filter((p) => typeof p === 'string').join('')).toContain('<img src=x onerror=alert(1)>');
   });
 
   it('bolds **text** through a template, not a string of HTML', () => {
-    const parts = renderInline('זה **חשוב** מאוד', () => '');
+    const parts = renderInline('זה **חשוב** מאוד', () => '', 'rtl');
     expect(parts).toHaveLength(3);
     expect(typeof parts[1]).toBe('object');
     expect(parts[0]).toBe('זה ');
   });
 });
 
-/** The parts of a line as text: citations as {n}, templates as their markup with their values in it. */
-function flatten(parts: (TemplateResult | string)[]): string {
-  return parts
-    .map((p) => (typeof p === 'string' ? p : p.strings.reduce((out, s, i) => out + s + (i < p.values.length ? String(p.values[i]) : ''), '')))
-    .join('');
+/** Rendered parts as text: citations as {n}, templates as their markup with their values in it; `nothing` (an attribute left unset) as nothing. */
+function flatten(parts: unknown): string {
+  if (Array.isArray(parts)) return parts.map(flatten).join('');
+  if (typeof parts === 'symbol') return '';
+  if (typeof parts !== 'object' || parts === null) return String(parts);
+  const t = parts as TemplateResult;
+  return t.strings.reduce((out, s, i) => out + s + (i < t.values.length ? flatten(t.values[i]) : ''), '');
 }
 
 describe('document text in an answer', () => {
@@ -51,16 +53,34 @@ describe('document text in an answer', () => {
     const parts = renderInline(line, (n) => {
       cited.push(n);
       return cite(n);
-    });
+    }, 'rtl');
     expect(cited).toEqual([1]);
-    expect(flatten(parts)).toBe('“<bdi>Pay the excess [1] first, see [2] [99], **not bold**.</bdi>” {1}');
+    expect(flatten(parts)).toBe('“<bdi dir=ltr lang=en>Pay the excess [1] first, see [2] [99], **not bold**.</bdi>” {1}');
   });
 
   it('never shows a bidi override or isolate, in document text or in the engine\'s', () => {
     const line = `Model text\u202E reversed [1] “${documentText('invoice\u202Efdp.exe')}” [2]`;
-    const text = flatten(renderInline(line, cite));
-    expect(text).toBe('Model text reversed {1} “<bdi>invoicefdp.exe</bdi>” {2}');
+    const text = flatten(renderInline(line, cite, 'ltr'));
+    expect(text).toBe('Model text reversed {1} “<bdi dir=ltr lang=en>invoicefdp.exe</bdi>” {2}');
     expect(text).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
+  });
+
+  it('gives every line and list item the answer\'s direction, even one that opens with a quote', () => {
+    const text = `${documentText('השתתפות עצמית')}: ${documentText('250 ש"ח')} [1]\n“${documentText('6.4 Send original receipts with the claim.')}” [1]\n\n• “${documentText('סדק בשמשה')}” [2]`;
+    const markup = flatten(renderRichText(text, cite, 'rtl'));
+    expect(markup.match(/<(?:p|span|ul|li)\b[^>]*>/g)).toEqual([
+      '<p dir=rtl>', '<span class="line" dir=rtl>', '<span class="line" dir=rtl>', '<ul dir=rtl>', '<li class="line" dir=rtl>',
+    ]);
+    // Each quote in its own language's direction: the English clause reads left to right in its Hebrew line.
+    expect(markup.match(/<bdi[^>]*>[^<]*/g)).toEqual([
+      '<bdi dir=rtl lang=he>השתתפות עצמית', '<bdi dir=rtl lang=he>250 ש"ח', '<bdi dir=ltr lang=en>6.4 Send original receipts with the claim.', '<bdi dir=rtl lang=he>סדק בשמשה',
+    ]);
+  });
+
+  it('sets a quote without letters in its line\'s direction', () => {
+    expect(flatten(renderInline(`Amount: ${documentText('1,000 – 2,000')} [1]`, cite, 'ltr'))).toBe('Amount: <bdi dir=ltr lang=>1,000 – 2,000</bdi> {1}');
+    expect(flatten(renderInline(`הסכום: ${documentText('1,000 – 2,000')} [1]`, cite, 'rtl'))).toBe('הסכום: <bdi dir=rtl lang=>1,000 – 2,000</bdi> {1}');
+    expect(textLang('$250')).toBeNull();
   });
 
   it('keeps lists and markers working in the engine\'s text, and reads no list marker in document text', () => {
@@ -102,5 +122,13 @@ describe('source links and direction', () => {
   it('sets direction by the message script', () => {
     expect(textDirection('מה הכיסוי? covers')).toBe('rtl');
     expect(textDirection('What is covered? מה')).toBe('ltr');
+  });
+
+  it('lays an answer out in its own language: the answer\'s once complete, else its question\'s', () => {
+    expect(answerLanguage({ lang: 'en' }, 'מה הכיסוי?', 'he')).toBe('en');
+    expect(answerLanguage(undefined, 'What is covered?', 'he')).toBe('en');
+    expect(answerLanguage(undefined, 'מה הכיסוי?', 'en')).toBe('he');
+    // A question without letters is answered in the interface's language.
+    expect(answerLanguage(undefined, '5000?', 'en')).toBe('en');
   });
 });
