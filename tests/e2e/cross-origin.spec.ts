@@ -82,7 +82,8 @@ async function open(page: Page, policy: string, where: typeof place = null) {
   const ready = await page.evaluate(async () => {
     await customElements.whenDefined('harel-chat');
     try {
-      const info = await document.querySelector('harel-chat')!.ready;
+      // Once search is settled: the index answers first (BM25), the query model loads after it.
+      const info = await document.querySelector('harel-chat')!.searchReady;
       return { searchMode: info.searchMode, embedderError: info.embedderError, error: null };
     } catch (error) {
       return { searchMode: null, embedderError: null, error: String(error) };
@@ -101,7 +102,8 @@ test('a page on a second origin with a strict CSP loads the widget from the firs
   // The worker's relative URLs resolved against the widget's origin, not the page's.
   expect(servedByA.some((p) => /^\/widget\/search-worker-.+\.js$/.test(p))).toBe(true);
   expect(servedByA).toContain(`/widget/ort/${ORT_WASM_FILES.wasm}`);
-  expect(servedByA).toContain(`/models/${FIXTURE_EMBEDDER}/onnx/model_quantized.onnx`);
+  // The test index is embedded with the test embedder's fp32 file (manifest embedder.dtype), which the widget loads too.
+  expect(servedByA).toContain(`/models/${FIXTURE_EMBEDDER}/onnx/model.onnx`);
   expect(outside).toEqual([]);
   expect(violations).toEqual([]);
 });
@@ -134,7 +136,7 @@ test('index and model-base on the page\'s origin, given as paths, with the widge
   expect(ready).toEqual({ searchMode: 'hybrid', embedderError: null, error: null });
   expect(servedByB).toContain('/index/manifest.json');
   expect(servedByB).toContain(`/models/${FIXTURE_EMBEDDER}/tokenizer.json`);
-  expect(servedByB).toContain(`/models/${FIXTURE_EMBEDDER}/onnx/model_quantized.onnx`);
+  expect(servedByB).toContain(`/models/${FIXTURE_EMBEDDER}/onnx/model.onnx`);
   expect(servedByA.filter((p) => p.startsWith('/models/') || p.startsWith('/index/'))).toEqual([]);
   // onnxruntime's runtime still comes from beside the bundle.
   expect(servedByA).toContain(`/widget/ort/${ORT_WASM_FILES.wasm}`);

@@ -140,7 +140,8 @@ test('the built bundle answers from a static page, hybrid, under a strict CSP, n
   const info = await page.evaluate(async () => {
     const el = document.querySelector('harel-chat')!;
     await customElements.whenDefined('harel-chat');
-    const ready = await el.ready;
+    // Once search is settled: the index answers first (BM25), the query model loads after it.
+    const ready = await el.searchReady;
     return { searchMode: ready.searchMode, embedderError: ready.embedderError, chunkCount: ready.chunkCount };
   });
   expect(info.embedderError).toBeNull();
@@ -156,7 +157,8 @@ test('the built bundle answers from a static page, hybrid, under a strict CSP, n
   // The runtime came from beside the bundle, the embedder from model-base, the workers as chunks.
   for (const chunk of embedderChunks) expect(served).toContain(`${BUNDLE_PATH}${chunk}`);
   expect(served).toContain(`${BUNDLE_PATH}ort/${ORT_WASM_FILES.wasm}`);
-  expect(served).toContain('/models/fixture/tiny-embedder/onnx/model_quantized.onnx');
+  // The test index is embedded with the test embedder's fp32 file (manifest embedder.dtype), which the widget loads too.
+  expect(served).toContain('/models/fixture/tiny-embedder/onnx/model.onnx');
   expect(served.some((p) => p.startsWith(`${BUNDLE_PATH}search-worker-`))).toBe(true);
   expect(outside).toEqual([]);
   expect(violations).toEqual([]);

@@ -14,6 +14,8 @@ import { storeConversation } from '../support/stored-conversation.ts';
 async function openDemo(page: Page, query = ''): Promise<void> {
   await page.goto(`/${query}`);
   await expect(page.locator('harel-chat [part~="status"]')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
+  // And the query model settled (it loads after the index): answers rank as hybrid search does.
+  await page.evaluate(() => document.querySelector('harel-chat')!.searchReady);
 }
 
 function ask(page: Page, question: string): Promise<Answer> {

@@ -9,7 +9,8 @@ import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/tran
 import { createError, throwIfAborted } from '../core/errors.ts';
 import type { WorkOptions } from '../core/schema.ts';
 import { resolveModelLocation, resolveWasmPaths, type ModelLocation } from './model-location.ts';
-import { createWindowedEncoder } from './windowed-encoder.ts';
+import { checkWebGpu } from '../engines/webllm/gpu-check.ts';
+import { createWindowedEncoder, type WindowedEncoder } from './windowed-encoder.ts';
 
 export type EmbedDevice = 'webgpu' | 'wasm';
 
@@ -74,17 +75,44 @@ export function configureBrowserTransformers(modelBase: string | null | undefine
   return location;
 }
 
-interface GpuLike {
-  requestAdapter(): Promise<unknown>;
-}
-
+/**
+ * WebGPU on a hardware adapter, else wasm. A software adapter (SwiftShader, llvmpipe: what a
+ * machine without a GPU offers) is the CPU at a GPU's overhead, and there E5's q4 file did not
+ * even run: its Gather wants shader-f16, which SwiftShader lacks (measured in Chromium).
+ */
 export async function detectDevice(): Promise<EmbedDevice> {
-  const gpu = (globalThis.navigator as { gpu?: GpuLike } | undefined)?.gpu;
-  if (!gpu) return 'wasm';
   try {
-    return (await gpu.requestAdapter()) ? 'webgpu' : 'wasm';
+    return (await checkWebGpu()).verdict === 'ok' ? 'webgpu' : 'wasm';
   } catch {
     return 'wasm';
+  }
+}
+
+/** Where transformers.js keeps model files in the browser (its `env.cacheKey`). */
+export const MODEL_CACHE = 'transformers-cache';
+
+/** The URL prefix of every file of model `id` under `modelBase` (or the hub), as transformers.js fetches and caches them. */
+export function modelFolderUrl(id: string, modelBase: string | null | undefined): string {
+  const location = resolveModelLocation(modelBase);
+  return location.kind === 'folder' ? `${location.remoteHost}${id}/` : `${HUB.remoteHost.replace(/\/?$/, '/')}${id}/`;
+}
+
+/**
+ * Removes model `id`'s files from transformers.js's cache. transformers.js stores any 200 response
+ * before it parses it, and reads its cache first: a truncated file, a web page answering a model
+ * URL, or another model's file would otherwise fail every later visit too, even once the site
+ * serves the right one. Best effort (no Cache Storage, or nothing stored: nothing to do).
+ */
+export async function forgetModelFiles(id: string, modelBase: string | null | undefined): Promise<number> {
+  if (typeof caches === 'undefined') return 0;
+  const prefix = modelFolderUrl(id, modelBase);
+  try {
+    const cache = await caches.open(MODEL_CACHE);
+    const stale = (await cache.keys()).filter((request) => request.url.startsWith(prefix));
+    await Promise.all(stale.map((request) => cache.delete(request)));
+    return stale.length;
+  } catch {
+    return 0;
   }
 }
 
@@ -92,39 +120,55 @@ export async function createQueryEmbedder(options: QueryEmbedderOptions): Promis
   const { id, signal, onProgress, dtype = 'q8', queryPrefix = 'query: ' } = options;
   configureBrowserTransformers(options.modelBase, options.wasmPaths);
   const preferred = !options.device || options.device === 'auto' ? await detectDevice() : options.device;
+  // Bytes over all the model's files, not per file: a counter that restarted with each file
+  // (tokenizer, then the ONNX file) would read as a download going backwards.
+  const files = new Map<string, { loaded: number; total: number }>();
   const load = (device: EmbedDevice) =>
     pipeline('feature-extraction', id, {
       device,
       dtype,
       progress_callback: (p) => {
-        if (p.status === 'progress' && p.total) onProgress?.({ step: 'model', done: p.loaded, total: p.total, detail: p.file });
+        if (p.status !== 'progress' || !p.total) return;
+        files.set(p.file, { loaded: p.loaded, total: p.total });
+        let done = 0;
+        let total = 0;
+        for (const f of files.values()) {
+          done += f.loaded;
+          total += f.total;
+        }
+        onProgress?.({ step: 'model', done, total, detail: p.file });
       },
     });
-  let extractor: FeatureExtractionPipeline;
+  /** The pipeline on `device`, proven by one embedding (a GPU may load a model it cannot run). */
+  const start = async (device: EmbedDevice): Promise<{ extractor: FeatureExtractionPipeline; encoder: WindowedEncoder; probe: Float32Array }> => {
+    const extractor = await load(device);
+    // The builder's own encoder (windows for long texts, one <unk> per unknown character), so a
+    // query and a passage of the same text meet at cosine 1.
+    const encoder = createWindowedEncoder(extractor);
+    try {
+      return { extractor, encoder, probe: (await encoder.encode([queryPrefix]))[0] };
+    } catch (error) {
+      await extractor.dispose().catch(() => undefined);
+      throw new Error(`it loaded but could not embed a test query (${error instanceof Error ? error.message : String(error)})`);
+    }
+  };
+  let started: Awaited<ReturnType<typeof start>>;
   let device = preferred;
   try {
     try {
-      extractor = await load(device);
+      started = await start(device);
     } catch (error) {
-      // A software or flaky GPU adapter can fail where wasm works; a missing file fails both.
-      if (device !== 'webgpu' || /not found|404|Could not locate/i.test(String(error))) throw error;
+      // A GPU can fail where wasm works (a flaky adapter, a kernel it lacks); a missing file fails both.
+      if (device !== 'webgpu' || signal?.aborted || /not found|404|Could not locate/i.test(String(error))) throw error;
       device = 'wasm';
-      extractor = await load(device);
+      started = await start(device);
     }
   } catch (error) {
+    if (!signal?.aborted) await forgetModelFiles(id, options.modelBase);
     throw createError('EMBEDDER_UNAVAILABLE', id, error instanceof Error ? error.message : String(error));
   }
-  // The builder's own encoder (windows for long texts, one <unk> per unknown character), so a
-  // query and a passage of the same text meet at cosine 1.
-  const encoder = createWindowedEncoder(extractor);
+  const { extractor, encoder, probe } = started;
   const run = async (text: string): Promise<Float32Array> => (await encoder.encode([text]))[0];
-  let probe: Float32Array;
-  try {
-    probe = await run(queryPrefix);
-  } catch (error) {
-    await extractor.dispose();
-    throw createError('EMBEDDER_UNAVAILABLE', id, `it loaded but could not embed a test query (${error instanceof Error ? error.message : String(error)})`);
-  }
   if (signal?.aborted) {
     await extractor.dispose();
     throwIfAborted(signal);

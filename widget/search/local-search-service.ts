@@ -6,7 +6,7 @@ import { createError, throwIfAborted } from '../core/errors.ts';
 import type { LoadedIndex } from '../core/format/read-index.ts';
 import { Retriever, type RetrievedPassage } from '../core/retrieval/retriever.ts';
 import type { RouteResult } from '../core/retrieval/route.ts';
-import type { ContextPassage, IndexInfo, LoadIndexOptions, SearchRequest, SearchResponse, SearchService } from './search-service.ts';
+import type { ContextPassage, EmbedderStatus, IndexInfo, LoadIndexOptions, SearchRequest, SearchResponse, SearchService } from './search-service.ts';
 
 /** Embeds a query already carrying the embedder's query prefix; null when no embedding is available. */
 export type QueryEmbedder = (prefixedQuery: string, signal?: AbortSignal) => Promise<Float32Array | null>;
@@ -19,6 +19,8 @@ export interface LocalSearchOptions {
   embedQuery?: QueryEmbedder | null;
   /** Why the embedder is missing although the index has vectors (reported in IndexInfo). */
   embedderError?: string | null;
+  /** The embedder is still loading: search runs BM25 until `setQueryEmbedder()` brings it (or its failure). */
+  embedderLoading?: boolean;
 }
 
 /** Default number of passages a search returns. */
@@ -42,9 +44,30 @@ export class LocalSearchService implements SearchService {
   private fromCache = false;
   private storageWarning: string | null = null;
   private readonly options: LocalSearchOptions;
+  /** The query embedder, which may arrive after the index (the search worker loads it second). */
+  private embedQuery: QueryEmbedder | null;
+  private embedderError: string | null;
+  private embedderLoading: boolean;
+  private embedderDownload: { loaded: number; total: number } | null = null;
 
   constructor(options: LocalSearchOptions = {}) {
     this.options = options;
+    this.embedQuery = options.embedQuery ?? null;
+    this.embedderError = options.embedderError ?? null;
+    this.embedderLoading = Boolean(options.embedderLoading) && !this.embedQuery;
+  }
+
+  /** The embedder has loaded (searches from now on are hybrid), or failed with `error` (they stay BM25). */
+  setQueryEmbedder(embedQuery: QueryEmbedder | null, error: string | null = null): void {
+    this.embedQuery = embedQuery;
+    this.embedderError = embedQuery ? null : error;
+    this.embedderLoading = false;
+    this.embedderDownload = null;
+  }
+
+  /** The embedder's download so far, reported in `info()` while it loads. */
+  setEmbedderDownload(download: { loaded: number; total: number } | null): void {
+    if (this.embedderLoading) this.embedderDownload = download;
   }
 
   /** A service over an index already in memory (tests, evals): `load()` then only reports on it. */
@@ -73,7 +96,9 @@ export class LocalSearchService implements SearchService {
   info(): IndexInfo {
     const index = this.requireIndex();
     const { manifest } = index;
-    const hybrid = index.vectors !== null && manifest.embedder !== null && Boolean(this.options.embedQuery);
+    const vectors = index.vectors !== null && manifest.embedder !== null;
+    const hybrid = vectors && Boolean(this.embedQuery);
+    const status: EmbedderStatus = !vectors ? 'none' : hybrid ? 'ready' : this.embedderLoading ? 'loading' : 'failed';
     return {
       buildId: manifest.buildId,
       documentCount: index.documents.length,
@@ -81,7 +106,9 @@ export class LocalSearchService implements SearchService {
       domains: Object.keys(manifest.counts.byDomain).sort(),
       embedder: manifest.embedder,
       searchMode: hybrid ? 'hybrid' : 'bm25',
-      embedderError: index.vectors && !hybrid ? (this.options.embedderError ?? 'no query embedder') : null,
+      embedderError: status === 'failed' ? (this.embedderError ?? 'no query embedder') : null,
+      embedderStatus: status,
+      embedderDownload: status === 'loading' ? this.embedderDownload : null,
       fromCache: this.fromCache,
       storageWarning: this.storageWarning,
       site: manifest.site ?? null,
@@ -94,9 +121,10 @@ export class LocalSearchService implements SearchService {
     const retriever = this.retriever!;
     let embed = 0;
     let queryVector: Float32Array | null = null;
-    if (this.options.embedQuery && index.vectors && index.manifest.embedder) {
+    const embedQuery = this.embedQuery;
+    if (embedQuery && index.vectors && index.manifest.embedder) {
       const t0 = performance.now();
-      queryVector = await this.options.embedQuery(index.manifest.embedder.queryPrefix + request.query, signal);
+      queryVector = await embedQuery(index.manifest.embedder.queryPrefix + request.query, signal);
       embed = performance.now() - t0;
       throwIfAborted(signal);
     }

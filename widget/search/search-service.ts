@@ -37,10 +37,19 @@ export interface IndexInfo {
   chunkCount: number;
   domains: string[];
   embedder: EmbedderInfo | null;
-  /** How search runs: hybrid when the index has vectors and the query embedder loaded. */
+  /** How search runs now: hybrid once the index has vectors and the query embedder is in, else BM25. */
   searchMode: 'bm25' | 'hybrid';
   /** Why search is BM25-only although the index has vectors (the embedder failed to load), else null. */
   embedderError: string | null;
+  /**
+   * The query embedder's state. The index answers by BM25 as soon as it is loaded, and the model
+   * loads after it (a 36 MB download must never hold up the first answer): 'loading' until it is
+   * in ('ready': hybrid) or has failed ('failed': BM25 only, `embedderError` says why). 'none': the
+   * index has no vectors. Absent from an IndexInfo made before the model loaded lazily.
+   */
+  embedderStatus?: EmbedderStatus;
+  /** While 'loading': bytes of the model's files received so far, and in all (of the files begun). */
+  embedderDownload?: { loaded: number; total: number } | null;
   /** Whether the index was read from IndexedDB with no download. */
   fromCache: boolean;
   /** Set when IndexedDB was unavailable or full and the index is held in memory for this session. */
@@ -56,6 +65,11 @@ export interface IndexInfo {
   site?: SiteInfo | null;
 }
 
+export type EmbedderStatus = 'none' | 'loading' | 'ready' | 'failed';
+
+/** Whether the search mode is final: the query model is in, failed, or not needed. */
+export const searchSettled = (info: Pick<IndexInfo, 'embedderStatus'>): boolean => info.embedderStatus !== 'loading';
+
 export interface LoadIndexOptions {
   /** URL of the index's manifest.json. */
   manifestUrl: string;
@@ -67,6 +81,11 @@ export interface LoadIndexOptions {
   wasmPaths?: string;
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  /**
+   * After `load()` has resolved, each change of what it resolved with: the query model's download
+   * progress (throttled), then hybrid, or BM25 with the reason. Not called once the load is superseded.
+   */
+  onInfo?: (info: IndexInfo) => void;
 }
 
 export interface SearchService {

@@ -13,6 +13,8 @@ interface Pending {
   resolve(value: unknown): void;
   reject(error: HarelError): void;
   onProgress?: (progress: Progress) => void;
+  /** A load's: kept after its ready, for the info updates that follow (the query model). */
+  onInfo?: (info: IndexLoadInfo) => void;
 }
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -30,6 +32,8 @@ export class WorkerSearchService implements SearchService {
   private worker: Worker | null = null;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  /** The latest load, once ready: its id and who hears its info updates (one load at a time). */
+  private loadWatch: { id: number; onInfo: (info: IndexLoadInfo) => void } | null = null;
 
   constructor(private readonly createWorker: () => Worker = searchWorker) {}
 
@@ -51,6 +55,7 @@ export class WorkerSearchService implements SearchService {
       },
       options.signal,
       options.onProgress,
+      options.onInfo,
     );
   }
 
@@ -65,13 +70,21 @@ export class WorkerSearchService implements SearchService {
   dispose(): void {
     this.worker?.terminate();
     this.worker = null;
+    this.loadWatch = null;
     for (const p of this.pending.values()) p.reject(createError('ABORTED'));
     this.pending.clear();
   }
 
-  private call<T>(message: DistributiveOmit<SearchWorkerRequest, 'id'>, signal?: AbortSignal, onProgress?: (p: Progress) => void): Promise<T> {
+  private call<T>(
+    message: DistributiveOmit<SearchWorkerRequest, 'id'>,
+    signal?: AbortSignal,
+    onProgress?: (p: Progress) => void,
+    onInfo?: (info: IndexLoadInfo) => void,
+  ): Promise<T> {
     if (signal?.aborted) return Promise.reject(createError('ABORTED'));
     const id = this.nextId++;
+    // A new load supersedes the one before (the worker stops it): its updates are no longer heard.
+    if (message.type === 'load') this.loadWatch = null;
     const worker = this.ensureWorker();
     return new Promise<T>((resolve, reject) => {
       const onAbort = () => {
@@ -84,7 +97,7 @@ export class WorkerSearchService implements SearchService {
         signal?.removeEventListener('abort', onAbort);
         fn(a);
       };
-      this.pending.set(id, { resolve: settle(resolve as (v: unknown) => void), reject: settle(reject), onProgress });
+      this.pending.set(id, { resolve: settle(resolve as (v: unknown) => void), reject: settle(reject), onProgress, onInfo });
       worker.postMessage({ ...message, id } as SearchWorkerRequest);
     });
   }
@@ -106,14 +119,19 @@ export class WorkerSearchService implements SearchService {
   }
 
   private receive(message: SearchWorkerResponse): void {
+    if (message.type === 'info') {
+      if (this.loadWatch?.id === message.id) this.loadWatch.onInfo(message.info);
+      return;
+    }
     const pending = this.pending.get(message.id);
-    if (!pending) return; // aborted or disposed meanwhile
+    if (!pending) return; // aborted or disposed meanwhile (or a load's late error after its ready)
     switch (message.type) {
       case 'progress':
         pending.onProgress?.(message.progress);
         return;
       case 'ready':
         this.pending.delete(message.id);
+        if (pending.onInfo) this.loadWatch = { id: message.id, onInfo: pending.onInfo };
         pending.resolve(message.info);
         return;
       case 'result':

@@ -105,6 +105,8 @@ export class ChatSession {
   private modelController: AbortController | null = null;
   /** Bumped by `clear()` and `dispose()`: work started before it writes nothing after it. */
   private epoch = 0;
+  /** Bumped by each `loadIndex()` and by `dispose()`: an older load's info updates are dropped. */
+  private loadGeneration = 0;
   /** The conversation store's writes, one after another, so a save never lands after a clear. */
   private writes: Promise<void> = Promise.resolve();
 
@@ -127,9 +129,14 @@ export class ChatSession {
     return this.indexStatus === 'idle' || this.indexStatus === 'loading' || this.queue.busy;
   }
 
+  /**
+   * Loads the index; resolves once it answers (by BM25 while the query model still loads: see
+   * IndexInfo.embedderStatus). `indexInfo` follows the model afterwards, and `options.onInfo` hears it.
+   */
   async loadIndex(options: Omit<LoadIndexOptions, 'signal' | 'onProgress'>): Promise<IndexInfo> {
     this.loadController?.abort();
     const controller = (this.loadController = new AbortController());
+    const generation = ++this.loadGeneration;
     this.indexStatus = 'loading';
     this.indexError = null;
     this.changed();
@@ -141,6 +148,13 @@ export class ChatSession {
           this.indexProgress = p;
           this.changed();
         },
+        onInfo: (next) => {
+          // A newer load's index, or a disposed session, is not changed by this one's model.
+          if (generation !== this.loadGeneration) return;
+          this.indexInfo = next;
+          this.changed();
+          options.onInfo?.(next);
+        },
       });
       this.indexInfo = info;
       // Ready only once the stored conversation is back: a question answered before would be
@@ -148,7 +162,8 @@ export class ChatSession {
       await this.restoreConversation();
       this.indexStatus = 'ready';
       this.drain();
-      return info;
+      // The latest: the query model may have come in (or failed) while the conversation was read.
+      return this.indexInfo ?? info;
     } catch (error) {
       this.indexStatus = 'error';
       this.indexError = asHarelError(error);
@@ -317,6 +332,7 @@ export class ChatSession {
 
   dispose(): void {
     this.epoch++;
+    this.loadGeneration++;
     this.queue.cancel();
     this.loadController?.abort();
     this.answerController?.abort();

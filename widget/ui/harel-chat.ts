@@ -20,7 +20,7 @@ import { createLlmLoader, probeLlmSupport, type LlmSupport } from '../session/ll
 import { ChatSession, type AskOptions } from '../session/chat-session.ts';
 import { conversationRows, type ConversationRow } from '../session/pending-questions.ts';
 import { WorkerSearchService } from '../search/worker-search-service.ts';
-import type { IndexInfo } from '../search/search-service.ts';
+import { searchSettled, type IndexInfo } from '../search/search-service.ts';
 import { openConversationStore } from '../store/conversation-store.ts';
 import { langDirection } from './direction.ts';
 import { describeLoadProgress, formatBytes, type LoadProgressView } from './load-progress.ts';
@@ -38,6 +38,7 @@ import {
 import { EscalationController } from './escalate-view.ts';
 import { feedbackDetail, feedbackOf, nextFeedback, type FeedbackChange } from './feedback.ts';
 import { AnswerFollower, scrollBehavior } from './follow-answers.ts';
+import { renderSearchInfo } from './search-details.ts';
 import { chatStyles } from './styles.ts';
 import { DEFAULT_STARTERS, UI_STRINGS } from './strings.ts';
 
@@ -49,6 +50,16 @@ export interface HarelChatReadyDetail {
   documentCount: number;
   searchMode: IndexInfo['searchMode'];
   fromCache: boolean;
+}
+
+/** `harel-chat:search-ready`: how search runs once the query model is in, failed, or not needed. */
+export interface HarelChatSearchReadyDetail {
+  searchMode: IndexInfo['searchMode'];
+  /** The query model's id, null for an index without vectors. */
+  embedder: string | null;
+  embedderDevice: 'webgpu' | 'wasm' | null;
+  /** Why search stays BM25 although the index has vectors, else null. */
+  embedderError: string | null;
 }
 
 export interface HarelChatErrorDetail {
@@ -139,6 +150,16 @@ export class HarelChatElement extends LitElement {
   ready: Promise<IndexInfo>;
   private resolveReady!: (info: IndexInfo) => void;
   private rejectReady!: (error: HarelError) => void;
+  /**
+   * Resolves when the search mode is final: the query model is in (`searchMode: 'hybrid'`), failed
+   * (BM25, `embedderError` says why) or not needed (no vectors). `ready` comes first: the index
+   * answers by BM25 while the model loads. Rejects with `ready` when the index cannot be loaded.
+   */
+  searchReady: Promise<IndexInfo>;
+  private resolveSearchReady!: (info: IndexInfo) => void;
+  private rejectSearchReady!: (error: HarelError) => void;
+  /** The session whose search mode has been announced (searchReady, harel-chat:search-ready). */
+  private searchSettledFor: ChatSession | null = null;
 
   private session: ChatSession | null = null;
   private llmSupport: LlmSupport | null = null;
@@ -191,6 +212,7 @@ export class HarelChatElement extends LitElement {
     this.contactHours = '';
     this.contacts = undefined;
     this.starters = undefined;
+    this.searchReady = this.resetSearchReady();
     this.ready = this.resetReady();
   }
 
@@ -326,10 +348,37 @@ export class HarelChatElement extends LitElement {
     return promise;
   }
 
+  private resetSearchReady(): Promise<IndexInfo> {
+    const promise = new Promise<IndexInfo>((resolve, reject) => {
+      this.resolveSearchReady = resolve;
+      this.rejectSearchReady = reject;
+    });
+    promise.catch(() => undefined);
+    return promise;
+  }
+
+  /** Once the index is ready and the query model settled, says how search runs: once per session. */
+  private settleSearch(session: ChatSession): void {
+    const info = session.indexInfo;
+    if (this.session !== session || session.indexStatus !== 'ready' || !info || !searchSettled(info) || this.searchSettledFor === session) return;
+    this.searchSettledFor = session;
+    this.resolveSearchReady(info);
+    const detail: HarelChatSearchReadyDetail = {
+      searchMode: info.searchMode,
+      embedder: info.embedder?.id ?? null,
+      embedderDevice: info.embedderDevice ?? null,
+      embedderError: info.embedderError,
+    };
+    // No harel-chat:error for a model that failed: answers still come (by BM25), and the reason is
+    // here and in the details, as `ready.embedderError` always said it.
+    this.emit('harel-chat:search-ready', detail);
+  }
+
   private startSession(): void {
     if (this.session) {
       this.session.dispose();
       this.ready = this.resetReady();
+      this.searchReady = this.resetSearchReady();
     }
     const manifestUrl = new URL(this.index, document.baseURI).href;
     const modelBase = this.modelBase ? new URL(this.modelBase, document.baseURI).href : null;
@@ -343,8 +392,9 @@ export class HarelChatElement extends LitElement {
     this.session = session;
     const resolve = this.resolveReady;
     const reject = this.rejectReady;
+    const rejectSearch = this.rejectSearchReady;
     session
-      .loadIndex({ manifestUrl, modelBase, embedder: this.embedder || null })
+      .loadIndex({ manifestUrl, modelBase, embedder: this.embedder || null, onInfo: () => this.settleSearch(session) })
       .then((info) => {
         if (this.session !== session) return;
         resolve(info);
@@ -356,6 +406,7 @@ export class HarelChatElement extends LitElement {
           fromCache: info.fromCache,
         };
         this.emit('harel-chat:ready', detail);
+        this.settleSearch(session);
         if (info.indexError) this.emit('harel-chat:error', info.indexError);
         void this.reportStorage(info);
         void this.afterReady(session);
@@ -363,6 +414,7 @@ export class HarelChatElement extends LitElement {
       .catch((error: HarelError) => {
         if (this.session !== session) return;
         reject(error);
+        rejectSearch(error);
         this.emitError(error);
       });
   }
@@ -651,7 +703,6 @@ export class HarelChatElement extends LitElement {
     const s = UI_STRINGS[ui];
     const session = this.session;
     const info = session?.indexStatus === 'ready' ? session.indexInfo ?? null : null;
-    const warnings = info?.embedderError ? [info.embedderError] : [];
     return html`<div class="tech" id="tech" part="details" ?hidden=${!show}>
       <div class="row">
         <span class="badge mode" part="mode-badge" data-mode=${this.activeMode} title=${this.activeMode === 'llm' ? s.modeLlm : s.modeExtractive}>
@@ -660,7 +711,7 @@ export class HarelChatElement extends LitElement {
       </div>
       ${info ? html`<div part="index-info" data-build=${info.buildId}>${s.indexReady(info.documentCount, info.chunkCount)}${info.fromCache ? ` · ${s.fromCache}` : ''}</div>` : nothing}
       ${info?.indexError ? html`<div class="detail" dir="ltr" data-code=${info.indexError.code}>[${info.indexError.code}] ${info.indexError.message}</div>` : nothing}
-      ${warnings.map((w) => html`<div dir="auto">${w}</div>`)}
+      ${info ? renderSearchInfo(info, ui) : nothing}
       ${this.storageUsage?.quota
         ? html`<div part="storage" data-persisted=${this.storageUsage.persisted}>${s.storage(formatBytes(this.storageUsage.used, ui), formatBytes(this.storageUsage.quota, ui))}${this.storageUsage.persisted ? ` · ${s.storagePersisted}` : ''}</div>`
         : nothing}

@@ -1,6 +1,6 @@
 /**
  * Messages between the page and the search worker. Every request carries an id; every answer to
- * it (progress, then ready/result or error) carries the same id. Errors cross as {code, message}
+ * it (progress, then ready/result or error; after a load's ready, its info updates) carries the same id. Errors cross as {code, message}
  * because a HarelError's class does not survive structured cloning.
  */
 import type { ErrorCode } from '../core/errors.ts';
@@ -43,6 +43,8 @@ export type SearchWorkerRequest =
 export type SearchWorkerResponse =
   | { type: 'progress'; id: number; progress: Progress }
   | { type: 'ready'; id: number; info: IndexLoadInfo }
+  /** After 'ready', on the load's id: the info again, changed (the query model's progress, then hybrid or why not). */
+  | { type: 'info'; id: number; info: IndexLoadInfo }
   | { type: 'result'; id: number; response: SearchResponse }
   | { type: 'routed'; id: number; route: RouteResult | null }
   | { type: 'error'; id: number; error: SerializedError };

@@ -2,6 +2,11 @@
  * The search Web Worker: loads the index through the IndexedDB store, loads the query embedder,
  * and answers searches, so restoring Orama and scoring never block the page's typing.
  *
+ * The index is reported ready (and answers by BM25) before the query model is even asked for:
+ * the model (36 MB for E5, a first visit's largest download) loads after it, in the background,
+ * and searches turn hybrid once it is in. Its progress, then hybrid or the reason search stays
+ * BM25, reach the page as `info` messages on the load's id.
+ *
  * The embedder (transformers.js and onnxruntime-web, most of this worker's code by weight) is
  * imported only when the index has vectors: a BM25-only index never fetches it, nor its wasm.
  * Keep every import of widget/embed/query-embedder.ts here type-only or dynamic;
@@ -12,7 +17,8 @@ import type { LoadedIndex } from '../core/format/read-index.ts';
 import type { QueryEmbedder } from '../embed/query-embedder.ts';
 import { LocalSearchService } from '../search/local-search-service.ts';
 import { loadStoredIndex } from '../store/index-store.ts';
-import type { SearchWorkerRequest, SearchWorkerResponse, SerializedError, WorkerLoadOptions } from './search-protocol.ts';
+import type { Progress } from '../core/schema.ts';
+import type { IndexLoadInfo, SearchWorkerRequest, SearchWorkerResponse, SerializedError, WorkerLoadOptions } from './search-protocol.ts';
 
 const scope = self as unknown as { postMessage(message: SearchWorkerResponse): void; onmessage: ((event: MessageEvent<SearchWorkerRequest>) => void) | null };
 const post = (message: SearchWorkerResponse) => scope.postMessage(message);
@@ -26,13 +32,16 @@ function serialize(error: unknown): SerializedError {
   return { code: harel.code, message: harel.message };
 }
 
+/** How often the model's download progress is posted: enough for a counter, not a message per chunk. */
+const PROGRESS_INTERVAL_MS = 250;
+
 /** The embedder for the index's vectors, or why there is none (search then runs BM25-only). */
-async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, id: number, signal: AbortSignal) {
+async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, signal: AbortSignal, onProgress: (progress: Progress) => void) {
   const info = index.manifest.embedder;
   if (!info || !index.vectors) return { embedder: null, embedderError: null };
   const model = options.embedder ?? info.id;
   try {
-    const { createQueryEmbedder } = await import('../embed/query-embedder.ts');
+    const { createQueryEmbedder, forgetModelFiles } = await import('../embed/query-embedder.ts');
     const loaded = await createQueryEmbedder({
       id: model,
       modelBase: options.modelBase,
@@ -40,10 +49,12 @@ async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, id: 
       queryPrefix: info.queryPrefix,
       dtype: info.dtype ?? 'q8',
       signal,
-      onProgress: (progress) => post({ type: 'progress', id, progress }),
+      onProgress,
     });
     if (loaded.dimensions !== info.dimensions) {
       await loaded.dispose();
+      // Another model's files (or a wrong --embedder): not to be read from the cache next time either.
+      await forgetModelFiles(model, options.modelBase);
       return { embedder: null, embedderError: createError('EMBEDDER_MISMATCH', info.id, `${model} (${loaded.dimensions} dimensions, the index has ${info.dimensions})`).message };
     }
     return { embedder: loaded, embedderError: null };
@@ -55,20 +66,37 @@ async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, id: 
 
 async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal): Promise<void> {
   const stored = await loadStoredIndex({ manifestUrl: options.manifestUrl, signal, onProgress: (progress) => post({ type: 'progress', id, progress }) });
-  const next = await loadEmbedder(stored.index, options, id, signal);
-  const embedText = next.embedder ? next.embedder.embedText : null;
-  const fresh = new LocalSearchService({
-    loader: async () => stored,
-    // A failed embedding costs that one query its vectors, not the customer their answer.
-    embedQuery: embedText ? (text) => embedText(text).catch(() => null) : null,
-    embedderError: next.embedderError,
-  });
-  const info = await fresh.load({ manifestUrl: options.manifestUrl, modelBase: options.modelBase, signal });
+  const manifest = stored.index.manifest;
+  const wantsModel = Boolean(manifest.embedder && stored.index.vectors);
+  const fresh = new LocalSearchService({ loader: async () => stored, embedderLoading: wantsModel });
+  await fresh.load({ manifestUrl: options.manifestUrl, modelBase: options.modelBase, signal });
   service?.dispose();
   await embedder?.dispose().catch(() => undefined);
   service = fresh;
+  embedder = null;
+  const report = (): IndexLoadInfo => ({ ...fresh.info(), indexError: stored.indexError, embedderDevice: embedder && service === fresh ? embedder.device : null });
+  // The index answers from here on, by BM25 until the model is in.
+  post({ type: 'ready', id, info: report() });
+  if (!wantsModel) return;
+
+  let lastPost = 0;
+  const next = await loadEmbedder(stored.index, options, signal, (progress) => {
+    fresh.setEmbedderDownload(progress.total ? { loaded: progress.done, total: progress.total } : null);
+    const now = performance.now();
+    if (now - lastPost < PROGRESS_INTERVAL_MS && progress.done !== progress.total) return;
+    lastPost = now;
+    post({ type: 'info', id, info: report() });
+  });
+  if (service !== fresh || signal.aborted) {
+    // A newer load took over while the model loaded: it is not this index's any more.
+    await next.embedder?.dispose().catch(() => undefined);
+    throw createError('ABORTED');
+  }
+  const embedText = next.embedder ? next.embedder.embedText : null;
+  // A failed embedding costs that one query its vectors, not the customer their answer.
+  fresh.setQueryEmbedder(embedText ? (text) => embedText(text).catch(() => null) : null, next.embedderError);
   embedder = next.embedder;
-  post({ type: 'ready', id, info: { ...info, indexError: stored.indexError, embedderDevice: embedder?.device ?? null } });
+  post({ type: 'info', id, info: report() });
 }
 
 scope.onmessage = (event) => {
