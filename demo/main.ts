@@ -1,14 +1,14 @@
 /**
  * The demo site: one <harel-chat> tag, as a site owner would paste it. Query parameters let a
  * tester point it elsewhere without editing the page: ?index=<manifest URL>, ?lang=he|en,
- * ?mode=auto|llm|extractive, ?model-base=<folder>.
+ * ?mode=auto|llm|extractive, ?model-base=<folder>, ?llm-engine=webllm|gguf|auto, ?gguf-model=<file>.
  */
 import { Workbox } from 'workbox-window';
 import '../widget/index.ts';
 
 const chat = document.querySelector('harel-chat')!;
 const params = new URLSearchParams(location.search);
-for (const name of ['index', 'mode', 'model-base', 'model', 'embedder', 'domain', 'theme']) {
+for (const name of ['index', 'mode', 'model-base', 'model', 'llm-engine', 'gguf-model', 'gguf-answers', 'embedder', 'domain', 'theme']) {
   const value = params.get(name);
   if (value) chat.setAttribute(name, value);
 }

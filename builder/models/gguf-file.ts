@@ -13,6 +13,8 @@ export interface GgufMetadata {
   version: number;
   tensorCount: number;
   values: Map<string, GgufValue>;
+  /** Where the key/value pairs end: the tensor descriptions start here (the widget checks a file's length from them). */
+  metadataEnd: number;
 }
 
 /** Reads the metadata from the first bytes of a file (a few MB hold it: the vocabulary is there). */
@@ -80,7 +82,7 @@ export function readGgufMetadata(bytes: Uint8Array, file = 'model.gguf'): GgufMe
     const key = string();
     values.set(key, value(u32()));
   }
-  return { version, tensorCount, values };
+  return { version, tensorCount, values, metadataEnd: at };
 }
 
 export interface GgufSummary {

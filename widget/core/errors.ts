@@ -115,6 +115,13 @@ const MESSAGES = {
   STORAGE_QUOTA: (model: string) =>
     `There is not enough browser storage to keep "${model}" (private windows allow little). Free disk space, leave private browsing, or keep the extractive mode.`,
   MODEL_NOT_LOADED: () => 'The local model is not loaded (it was unloaded or lost). Load it again, or keep the extractive mode.',
+  // GGUF engine (llama.cpp in WebAssembly): the file is the site owner's, so the fix is theirs
+  GGUF_MODEL_MISSING: (url: string, reason: string) =>
+    `No GGUF model at ${url} (${reason}). Run "npx harel-builder models fetch" and serve models/ at the model-base, or point the gguf-model attribute at a .gguf file.`,
+  GGUF_FILE_INVALID: (url: string, reason: string) =>
+    `${url} is not a usable GGUF model (${reason}). Fetch it again ("npx harel-builder models fetch" checks its sha256), or point gguf-model at another .gguf file.`,
+  GGUF_ARCH_UNSUPPORTED: (url: string, architecture: string, supported: string) =>
+    `${url} is a "${architecture}" model, which this widget does not run. Use a GGUF of one of: ${supported} (Gemma 3 270M, 1B and up work).`,
 } as const;
 
 export type ErrorCode = keyof typeof MESSAGES;

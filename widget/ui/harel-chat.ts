@@ -16,7 +16,9 @@ import { createError, HarelError } from '../core/errors.ts';
 import type { Lang } from '../core/schema.ts';
 import type { ContactChannels } from '../loop/strings.ts';
 import { contactName, localizedText } from '../loop/off-topic-reply.ts';
-import { createLlmLoader, probeLlmSupport, type LlmSupport } from '../session/llm-loader.ts';
+import { resolveGgufUrl } from '../engines/gguf/gguf-location.ts';
+import type { EngineSetting } from '../session/engine-choice.ts';
+import { createLlmLoader, probeLlmSupport, type LlmOptions, type LlmSupport } from '../session/llm-loader.ts';
 import { ChatSession, type AskOptions } from '../session/chat-session.ts';
 import { conversationRows, type ConversationRow } from '../session/pending-questions.ts';
 import { WorkerSearchService } from '../search/worker-search-service.ts';
@@ -103,6 +105,9 @@ export class HarelChatElement extends LitElement {
     mode: { type: String },
     model: { type: String },
     modelBase: { type: String, attribute: 'model-base' },
+    llmEngine: { type: String, attribute: 'llm-engine' },
+    ggufModel: { type: String, attribute: 'gguf-model' },
+    ggufAnswers: { type: String, attribute: 'gguf-answers' },
     embedder: { type: String },
     theme: { type: String, reflect: true },
     debug: { type: Boolean, reflect: true },
@@ -126,6 +131,15 @@ export class HarelChatElement extends LitElement {
   declare model: string;
   /** A self-hosted folder (URL) for the LLM and the embedder; unset = the public hubs. */
   declare modelBase: string;
+  /**
+   * Which local model engine: 'webllm' (default: Gemma on WebGPU), 'gguf' (a GGUF model on
+   * llama.cpp in WebAssembly, WebGPU where it helps) or 'auto' (session/engine-choice.ts decides).
+   */
+  declare llmEngine: EngineSetting;
+  /** The GGUF file, relative to model-base or a full URL; default gguf/gemma-3-270m-q4_k_m.gguf. */
+  declare ggufModel: string;
+  /** 'measured' (default): the GGUF model answers only the questions its measurements earned it; 'all': every question. */
+  declare ggufAnswers: string;
   /** Overrides the index's embedder id. */
   declare embedder: string;
   declare theme: string;
@@ -202,6 +216,9 @@ export class HarelChatElement extends LitElement {
     this.mode = 'auto';
     this.model = DEFAULT_MODEL;
     this.modelBase = '';
+    this.llmEngine = 'webllm';
+    this.ggufModel = '';
+    this.ggufAnswers = 'measured';
     this.embedder = '';
     this.theme = 'light';
     this.debug = false;
@@ -251,6 +268,12 @@ export class HarelChatElement extends LitElement {
   /** The engine answering now. */
   get activeMode(): AnswerMode {
     return this.session?.mode ?? 'extractive';
+  }
+
+  /** The engine answering now: 'webllm', 'gguf' or 'extractive' (the badge's data-engine). */
+  get activeEngine(): 'webllm' | 'gguf' | 'extractive' {
+    if (this.activeMode !== 'llm') return 'extractive';
+    return this.llmSupport?.ok ? this.llmSupport.engine : this.llmEngine === 'gguf' ? 'gguf' : 'webllm';
   }
 
   /**
@@ -334,7 +357,7 @@ export class HarelChatElement extends LitElement {
    */
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!this.isConnected || !this.index) return;
-    const restart = (['index', 'modelBase', 'embedder', 'mode', 'model'] as const).some((key) => changed.has(key));
+    const restart = (['index', 'modelBase', 'embedder', 'mode', 'model', 'llmEngine', 'ggufModel', 'ggufAnswers'] as const).some((key) => changed.has(key));
     if (!this.session || restart) this.startSession();
   }
 
@@ -386,7 +409,7 @@ export class HarelChatElement extends LitElement {
       search: new WorkerSearchService(),
       conversations: openConversationStore().then((opened) => opened.store),
       conversationKey: manifestUrl,
-      llmLoader: this.mode === 'extractive' ? null : createLlmLoader({ model: this.model || DEFAULT_MODEL, modelBase }),
+      llmLoader: this.mode === 'extractive' ? null : createLlmLoader({ ...this.llmOptions(modelBase), pick: () => this.llmSupport }),
       onChange: () => this.requestUpdate(),
     });
     this.session = session;
@@ -419,9 +442,23 @@ export class HarelChatElement extends LitElement {
       });
   }
 
+  /** The engine settings from the attributes: llm-engine, model, model-base, gguf-model. */
+  private llmOptions(modelBase: string | null): LlmOptions {
+    const engine: EngineSetting = this.llmEngine === 'gguf' || this.llmEngine === 'auto' ? this.llmEngine : 'webllm';
+    return {
+      model: this.model || DEFAULT_MODEL,
+      modelBase,
+      engine,
+      ggufUrl: resolveGgufUrl({ ggufModel: this.ggufModel || null, modelBase, baseUrl: document.baseURI }),
+      allowSoftware: this.mode === 'llm',
+      ggufAnswers: this.ggufAnswers === 'all' ? 'all' : 'measured',
+    };
+  }
+
   private async afterReady(session: ChatSession): Promise<void> {
     if (this.mode === 'extractive') return;
-    const support = await probeLlmSupport(this.model || DEFAULT_MODEL, { allowSoftware: this.mode === 'llm' });
+    const modelBase = this.modelBase ? new URL(this.modelBase, document.baseURI).href : null;
+    const support = await probeLlmSupport(this.llmOptions(modelBase));
     if (this.session !== session) return;
     this.llmSupport = support;
     if (!support.ok) {
@@ -705,7 +742,8 @@ export class HarelChatElement extends LitElement {
     const info = session?.indexStatus === 'ready' ? session.indexInfo ?? null : null;
     return html`<div class="tech" id="tech" part="details" ?hidden=${!show}>
       <div class="row">
-        <span class="badge mode" part="mode-badge" data-mode=${this.activeMode} title=${this.activeMode === 'llm' ? s.modeLlm : s.modeExtractive}>
+        <span class="badge mode" part="mode-badge" data-mode=${this.activeMode} data-engine=${this.activeEngine}
+          title=${this.activeMode === 'llm' ? `${s.modeLlm}: ${session?.model.modelId ?? ''}` : s.modeExtractive}>
           ${this.activeMode === 'llm' ? s.modeLlmShort : s.modeExtractiveShort}</span>
         ${session?.indexInfo ? html`<span class="badge" part="search-badge" data-search=${session.indexInfo.searchMode}>${session.indexInfo.searchMode === 'hybrid' ? s.searchHybrid : s.searchBm25}</span>` : nothing}
       </div>
@@ -715,6 +753,7 @@ export class HarelChatElement extends LitElement {
       ${this.storageUsage?.quota
         ? html`<div part="storage" data-persisted=${this.storageUsage.persisted}>${s.storage(formatBytes(this.storageUsage.used, ui), formatBytes(this.storageUsage.quota, ui))}${this.storageUsage.persisted ? ` · ${s.storagePersisted}` : ''}</div>`
         : nothing}
+      ${session?.model.status === 'ready' ? html`<div part="model-info" dir="ltr" data-engine=${this.activeEngine}>${s.modeLlm}: ${session.model.modelId}</div>` : nothing}
       ${this.renderModelReason(ui)}
     </div>`;
   }

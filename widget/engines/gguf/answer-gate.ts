@@ -1,0 +1,66 @@
+/**
+ * Where the GGUF model writes the answer and where the extractive answerer's quotation stands
+ * instead: by the question's language and type (question-type.ts). A small model earns a kind of
+ * question only where, measured, its answers pass the ground check and cite a gold page at least
+ * as often as quotation does on the same questions (README, "The GGUF engine": the figures and the
+ * held-out check behind the gate below). The gate is data, so a larger GGUF can be given its own.
+ */
+import type { Lang } from '../../core/schema.ts';
+import { detectQuestionType, type QuestionType } from '../../loop/question-type.ts';
+import type { AnswerEngine, GenerateRequest, GenerateResult } from '../engine.ts';
+
+export interface AnswerGate {
+  /** The question kinds the model answers, per language; absent or empty: quotation answers. */
+  answers: Partial<Record<Lang, readonly QuestionType[] | 'all'>>;
+}
+
+/** Everything to the model: for a model measured to beat quotation everywhere, and for tests. */
+export const OPEN_GATE: AnswerGate = { answers: { he: 'all', en: 'all' } };
+
+/**
+ * Gates measured per model file (the name without .gguf). A file not listed — a larger Gemma from
+ * the hub — answers everything, guarded by the ground check, until it is measured.
+ */
+export const MEASURED_GATES: Readonly<Record<string, AnswerGate>> = {
+  // TBD by the measurement
+};
+
+export function gateFor(modelId: string, setting: 'measured' | 'all'): AnswerGate {
+  return setting === 'all' ? OPEN_GATE : (MEASURED_GATES[modelId] ?? OPEN_GATE);
+}
+
+export function modelAnswers(gate: AnswerGate, question: string, lang: Lang): boolean {
+  const kinds = gate.answers[lang];
+  if (!kinds) return false;
+  return kinds === 'all' || kinds.includes(detectQuestionType(question));
+}
+
+/**
+ * An engine that writes with the model where the gate lets it and quotes elsewhere. `mode` is the
+ * engine of the latest answer, so the answer, the badge and the details say which one wrote it.
+ */
+export class GatedEngine implements AnswerEngine {
+  private last: AnswerEngine;
+
+  constructor(
+    readonly model: AnswerEngine,
+    readonly quotation: AnswerEngine,
+    readonly gate: AnswerGate,
+  ) {
+    this.last = model;
+    if (model.gradePassages) this.gradePassages = (q, p, s) => model.gradePassages!(q, p, s);
+    if (model.checkSupport) this.checkSupport = (c, s) => model.checkSupport!(c, s);
+  }
+
+  readonly gradePassages?: AnswerEngine['gradePassages'];
+  readonly checkSupport?: AnswerEngine['checkSupport'];
+
+  get mode(): AnswerEngine['mode'] {
+    return this.last.mode;
+  }
+
+  generate(request: GenerateRequest): Promise<GenerateResult> {
+    this.last = modelAnswers(this.gate, request.question, request.lang) ? this.model : this.quotation;
+    return this.last.generate(request);
+  }
+}
