@@ -19,6 +19,7 @@ import { DEFAULT_RETRIEVAL, type RetrievalDefaults } from '../../widget/core/for
 import { chunkDocumentSteps } from '../chunk/index.ts';
 import { FIXTURE_EMBEDDER, PASSAGE_PREFIX, QUERY_PREFIX } from '../embed/defaults.ts';
 import type { Embedder } from '../embed/embedder.ts';
+import { configuredQueryDtype } from '../embed/local-model.ts';
 import { ingestInputs, type SkippedFile } from './ingest-inputs.ts';
 import { skippedList, type IngestWarning } from '../ingest/index.ts';
 import { writeIndex } from '../write/write-index.ts';
@@ -216,6 +217,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       embedCacheHits = result.hits;
       if (result.discarded) log(`embedding cache not reused: ${result.discarded}`);
       const packed = packVectors(result.vectors);
+      const queryDtype = await configuredQueryDtype(options.modelDir, embedder.id);
       vectors = { count: chunks.length, dim: embedder.dimensions, scales: packed.scales, data: packed.data };
       embedderInfo = {
         id: embedder.id,
@@ -225,6 +227,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
         queryPrefix: QUERY_PREFIX,
         fixture: embedder.id === FIXTURE_EMBEDDER,
         dtype: embedder.dtype,
+        ...(queryDtype && queryDtype !== embedder.dtype ? { queryDtype } : {}),
       };
     }
 

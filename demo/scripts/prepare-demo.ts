@@ -78,7 +78,7 @@ export interface DemoIndex {
   modelDir: string | null;
   /** The query model's id, null for a BM25-only index. */
   embedder: string | null;
-  /** The ONNX precision the index was embedded with (the widget loads the same file). */
+  /** The ONNX file the widget embeds questions with (manifest queryDtype, else the passages' dtype). */
   dtype: 'q4' | 'q8' | 'fp32' | null;
   /** Why the index is BM25-only, in one plain sentence; null when it is hybrid. */
   bm25Reason: string | null;
@@ -138,14 +138,14 @@ export async function prepareDemoIndex(options: PrepareDemoOptions = {}): Promis
   const embedder = summary.manifest.embedder;
   if (!options.quiet) {
     const c = summary.manifest.counts;
-    const how = embedder ? `hybrid, E5 ${embedder.id} (${embedder.dtype ?? 'q8'})` : 'BM25-only';
+    const how = embedder ? `hybrid, E5 ${embedder.id} (passages ${embedder.dtype ?? 'q8'}, questions ${embedder.queryDtype ?? embedder.dtype ?? 'q8'})` : 'BM25-only';
     say(`demo index ${summary.manifest.buildId} (${how}): ${c.documents} documents, ${c.chunks} chunks → ${DEMO_PATHS.demoIndex}`);
   }
   return {
     indexDir: DEMO_PATHS.demoIndex,
     modelDir: embedder ? DEMO_PATHS.models : null,
     embedder: embedder?.id ?? null,
-    dtype: embedder ? (embedder.dtype ?? 'q8') : null,
+    dtype: embedder ? (embedder.queryDtype ?? embedder.dtype ?? 'q8') : null,
     bm25Reason,
   };
 }

@@ -47,7 +47,7 @@ async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, sign
       modelBase: options.modelBase,
       wasmPaths: options.wasmPaths,
       queryPrefix: info.queryPrefix,
-      dtype: info.dtype ?? 'q8',
+      dtype: info.queryDtype ?? info.dtype ?? 'q8',
       signal,
       onProgress,
     });

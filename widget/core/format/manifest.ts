@@ -43,6 +43,12 @@ export interface EmbedderInfo {
    * the same one so that queries and passages meet in one space. Absent in older builds: 'q8'.
    */
   dtype?: 'q8' | 'q4' | 'fp32';
+  /**
+   * The file the widget embeds questions with, when not `dtype`: the same weights in a form that
+   * runs faster in a browser's WebAssembly (the converted E5: passages 'q4', questions 'fp32').
+   * Absent: `dtype`.
+   */
+  queryDtype?: 'q8' | 'q4' | 'fp32';
 }
 
 export interface CountTable {
