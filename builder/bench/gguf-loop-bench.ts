@@ -1,6 +1,6 @@
 /**
  * `npx tsx builder/bench/gguf-loop-bench.ts --index <dir> --questions <file> [--limit n] [--every n]
- * [--out file.json] [--port n] [--engines gguf,extractive] [--judge]`: the loop with the real GGUF
+ * [--from n] [--out file.json] [--port n] [--engines gguf,extractive] [--judge]`: the loop with the real GGUF
  * model (Gemma 3 270M from `models fetch`), measured in Chromium exactly as a customer's browser
  * runs it — the demo page with `mode=llm llm-engine=gguf`, `el.ask()` per question in a fresh
  * conversation — against the extractive engine on the same questions. Per question it records the
@@ -30,6 +30,7 @@ const { values } = parseArgs({
     questions: { type: 'string' },
     limit: { type: 'string' },
     every: { type: 'string' },
+    from: { type: 'string' },
     out: { type: 'string' },
     port: { type: 'string' },
     engines: { type: 'string' },
@@ -66,6 +67,8 @@ export interface BenchRecord {
 const every = Number(values.every ?? 1);
 let questions = (await loadQuestions(values.questions)).filter((_, i) => i % every === 0);
 if (values.limit) questions = questions.slice(0, Number(values.limit));
+// --from n: resume a stopped run at its n-th question (0-based) of the same selection.
+if (values.from) questions = questions.slice(Number(values.from));
 const engines = (values.engines ?? 'gguf,extractive').split(',') as ('gguf' | 'extractive')[];
 const index = await readIndexFolder(resolve(values.index));
 const aliases = aliasMap(index.documents);

@@ -172,5 +172,8 @@ describe('the answer gate', () => {
   it('lets an unmeasured model (a larger GGUF) answer everything, and gguf-answers="all" open any gate', () => {
     expect(gateFor('gemma-3-1b-it-q4_k_m', 'measured')).toBe(OPEN_GATE);
     expect(gateFor('gemma-3-270m-q4_k_m', 'all')).toBe(OPEN_GATE);
+    // The 270M base model earned no question (README): quotation answers in both languages.
+    expect(modelAnswers(gateFor('gemma-3-270m-q4_k_m', 'measured'), 'How much is the deductible?', 'en')).toBe(false);
+    expect(modelAnswers(gateFor('gemma-3-270m-q4_k_m', 'measured'), 'כמה ההשתתפות העצמית?', 'he')).toBe(false);
   });
 });

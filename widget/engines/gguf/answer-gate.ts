@@ -22,7 +22,10 @@ export const OPEN_GATE: AnswerGate = { answers: { he: 'all', en: 'all' } };
  * the hub — answers everything, guarded by the ground check, until it is measured.
  */
 export const MEASURED_GATES: Readonly<Record<string, AnswerGate>> = {
-  // TBD by the measurement
+  // Gemma 3 270M, base model (PyPI): measured on a dev-v2 and a HeQ subset (README, "The GGUF
+  // engine: measured"), it passed the ground check on no question in either language — it mostly
+  // repeats its instructions — while quotation cited a gold page: quotation stands everywhere.
+  'gemma-3-270m-q4_k_m': { answers: {} },
 };
 
 export function gateFor(modelId: string, setting: 'measured' | 'all'): AnswerGate {
@@ -47,7 +50,9 @@ export class GatedEngine implements AnswerEngine {
     readonly quotation: AnswerEngine,
     readonly gate: AnswerGate,
   ) {
-    this.last = model;
+    // Before the first answer the badge says who will answer: quotation under a closed gate.
+    const open = Object.values(gate.answers).some((kinds) => kinds === 'all' || (kinds?.length ?? 0) > 0);
+    this.last = open ? model : quotation;
     if (model.gradePassages) this.gradePassages = (q, p, s) => model.gradePassages!(q, p, s);
     if (model.checkSupport) this.checkSupport = (c, s) => model.checkSupport!(c, s);
   }
