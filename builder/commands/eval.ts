@@ -24,6 +24,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
       baseline: { type: 'boolean' },
       'no-route': { type: 'boolean' },
       'bm25-weight': { type: 'string' },
+      fusion: { type: 'string' },
+      'rrf-k': { type: 'string' },
+      'bm25-pool': { type: 'string' },
+      'vector-pool': { type: 'string' },
       'route-min': { type: 'string' },
       'route-boost': { type: 'string' },
       'context-boost': { type: 'string' },
@@ -46,6 +50,13 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const retriever = new Retriever(index);
   const mode: SearchMode = searchMode(values.mode, index.vectors ? 'hybrid' : 'bm25');
   const bm25Weight = optionalNumber(values['bm25-weight'], '--bm25-weight', 0, 1);
+  if (values.fusion !== undefined && values.fusion !== 'rrf' && values.fusion !== 'minmax') {
+    throw createError('BAD_ARGUMENT', `--fusion must be rrf or minmax, not "${values.fusion}".`);
+  }
+  const fusion = values.fusion as 'rrf' | 'minmax' | undefined;
+  const rrfK = optionalNumber(values['rrf-k'], '--rrf-k', 0);
+  const bm25Pool = values['bm25-pool'] === undefined ? undefined : positiveInt(values['bm25-pool'], '--bm25-pool', 1);
+  const vectorPool = values['vector-pool'] === undefined ? undefined : positiveInt(values['vector-pool'], '--vector-pool', 1);
   const embedder = await loadQueryEmbedder(index, { mode, modelDir: values['model-dir'], allowRemote: values['allow-remote'] });
 
   const aliases = aliasMap(index.documents);
@@ -63,6 +74,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
           route: !values['no-route'],
           queryVector: await embedQuery(embedder, q),
           bm25Weight,
+          fusion,
+          rrfK,
+          bm25Pool,
+          vectorPool,
           routeMinConfidence: optionalNumber(values['route-min'], '--route-min', 0),
           routeBoost: optionalNumber(values['route-boost'], '--route-boost', 0),
           contextBoost: optionalNumber(values['context-boost'], '--context-boost', 0),

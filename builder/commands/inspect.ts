@@ -25,7 +25,9 @@ export async function inspectCommand(argv: string[]): Promise<number> {
   const e = manifest.embedder;
   out.push(e ? `embedder ${e.id}${e.fixture ? ' (TEST FIXTURE, not a real embedder)' : ''}, ${e.dimensions} dims, ${e.quantization}` : 'embedder: none (BM25-only)');
   out.push(`${manifest.counts.documents} documents, ${manifest.counts.pages} pages, ${manifest.counts.chunks} chunks`);
-  out.push(`retrieval defaults: bm25Weight ${manifest.retrieval.bm25Weight}, routeMinConfidence ${manifest.retrieval.routeMinConfidence}`);
+  const r = manifest.retrieval;
+  const fusion = `${r.fusion === 'rrf' ? `RRF k ${r.rrfK}` : 'min-max'} fusion, bm25Weight ${r.bm25Weight}, pools ${r.bm25Pool} BM25 / ${r.vectorPool} vector`;
+  out.push(`retrieval defaults: ${fusion} (hybrid), routeMinConfidence ${r.routeMinConfidence}`);
   out.push('', 'files:');
   let total = 0;
   for (const [role, f] of Object.entries(manifest.files)) {

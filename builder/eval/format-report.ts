@@ -26,6 +26,7 @@ export function formatReport(report: EvalReport, label = 'all'): string {
     TABLE_HEADER,
     row(label, report.answerable, report.file, report.page),
     row(`${label}, twins count`, report.answerable, report.fileLenient, report.pageLenient),
+    `page recall@${report.k}: ${pct(report.pageRecall.strict)} (twins count ${pct(report.pageRecall.lenient)})`,
     `with cross-references: page hit@5 ${pct(report.pageWithReferences['hit@5'])} (twins count ${pct(report.pageWithReferences['hit@5Lenient'])}); ${report.pageWithReferences.rescued} found only through a reference (${report.pageWithReferences.rescuedLenient} with twins); ${pct(report.pageWithReferences.withReferences)} of questions had references`,
     ...groupRows('by domain', report.byDomain),
     ...groupRows('by difficulty', report.byDifficulty),

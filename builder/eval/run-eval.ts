@@ -75,6 +75,11 @@ export interface EvalReport {
   /** A retrieved file or page also counts when it is a near-identical twin of a gold page. */
   fileLenient: LevelMetrics;
   pageLenient: LevelMetrics;
+  /**
+   * Share of answerable questions whose first fact has a page anywhere among the k pages ranked
+   * (recall@30 with `--k 30`), strictly and counting twins.
+   */
+  pageRecall: { strict: number; lenient: number };
   /** The gold page among the top 5 pages or the clauses they refer to. */
   pageWithReferences: SupportMetrics;
   routing: RoutingMetrics;
@@ -255,6 +260,10 @@ export async function runEval(
     page: overall.page,
     fileLenient: aggregate(answerable.map((r) => r.fileRankLenient)),
     pageLenient: aggregate(answerable.map((r) => r.pageRankLenient)),
+    pageRecall: {
+      strict: share(answerable.filter((r) => r.pageRank !== null).length, answerable.length),
+      lenient: share(answerable.filter((r) => r.pageRankLenient !== null).length, answerable.length),
+    },
     pageWithReferences: {
       'hit@5': share(support.filter((s) => s.strict).length, support.length),
       'hit@5Lenient': share(support.filter((s) => s.lenient).length, support.length),

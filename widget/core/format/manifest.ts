@@ -5,6 +5,7 @@
  */
 import { createError } from '../errors.ts';
 import type { Lang } from '../schema.ts';
+import { FITTED_FUSION, type FusionDefaults } from '../retrieval/fusion-defaults.ts';
 
 export const INDEX_FORMAT = 'harel-chat-index';
 /** Bump on any incompatible change of a file's layout; readers refuse other majors. */
@@ -147,8 +148,15 @@ export function parseSiteInfo(json: unknown): SiteInfo | undefined {
 }
 
 export interface RetrievalDefaults {
-  /** Weight of the normalised BM25 score in hybrid fusion; the vector side gets 1 - bm25Weight. */
+  /** Weight of the BM25 side in hybrid fusion (normalised scores or reciprocal ranks); the vector side gets 1 - bm25Weight. */
   bm25Weight: number;
+  /** Hybrid fusion: min-max weighted scores or weighted reciprocal ranks (core/retrieval/fuse.ts). */
+  fusion: FusionDefaults['fusion'];
+  /** RRF's rank offset (fusion 'rrf' only). */
+  rrfK: number;
+  /** BM25 and vector candidates that enter hybrid fusion (a single-sided search keeps FIRST_STAGE_POOL). */
+  bm25Pool: number;
+  vectorPool: number;
   /** Router confidence above which retrieval is filtered to the routed domain. */
   routeMinConfidence: number;
   /**
@@ -173,7 +181,7 @@ export interface RetrievalDefaults {
   minedExpansionWeight: number;
 }
 
-export const DEFAULT_RETRIEVAL: RetrievalDefaults = { bm25Weight: 0.5, routeMinConfidence: 0.97, termMatch: 'whole', routeBoost: 0.5, contextBoost: 0.5, collapseTwins: false, expansionWeight: 0.3, minedExpansionWeight: 1 };
+export const DEFAULT_RETRIEVAL: RetrievalDefaults = { ...FITTED_FUSION, routeMinConfidence: 0.97, termMatch: 'whole', routeBoost: 0.5, contextBoost: 0.5, collapseTwins: false, expansionWeight: 0.3, minedExpansionWeight: 1 };
 
 /** Validates a parsed manifest; throws INDEX_FORMAT_UNSUPPORTED / INDEX_CORRUPT with what to do. */
 export function parseManifest(json: unknown, source = 'manifest.json'): IndexManifest {
@@ -191,5 +199,15 @@ export function parseManifest(json: unknown, source = 'manifest.json'): IndexMan
   }
   const { site, ...rest } = m;
   const parsedSite = parseSiteInfo(site);
-  return { ...rest, retrieval: { ...DEFAULT_RETRIEVAL, ...m.retrieval }, ...(parsedSite ? { site: parsedSite } : {}) } as IndexManifest;
+  return { ...rest, retrieval: retrievalDefaults(m.retrieval), ...(parsedSite ? { site: parsedSite } : {}) } as IndexManifest;
+}
+
+/**
+ * A build from before the fusion fit names no fusion method, and its bm25Weight is min-max's
+ * untuned 0.5 that every build wrote: it gets the fitted fusion whole rather than that weight
+ * under another method.
+ */
+function retrievalDefaults(stored: Partial<RetrievalDefaults> | undefined): RetrievalDefaults {
+  const retrieval = { ...DEFAULT_RETRIEVAL, ...stored };
+  return stored && stored.fusion === undefined ? { ...retrieval, ...FITTED_FUSION } : retrieval;
 }

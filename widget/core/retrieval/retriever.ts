@@ -12,7 +12,7 @@ import { collapseTwins, type CollapsedHit } from './collapse.ts';
 import { clauseExcerpt, CrossReferenceResolver } from './cross-references.ts';
 import { QueryExpander, type Expansion } from './expand.ts';
 import { LEXICON } from './lexicon.ts';
-import { fuseScores, type FusedHit } from './fuse.ts';
+import { fuse, fuseScores, type FusedHit, type FusionMethod, type ScoredChunk } from './fuse.ts';
 import { routeQuery, type RouteResult } from './route.ts';
 import { searchVectors } from './vector-search.ts';
 import { groupByPage, groupBySection, type PageCandidate } from './page-groups.ts';
@@ -28,8 +28,16 @@ export interface SearchOptions {
   route?: boolean;
   /** The query's embedding (with the embedder's query prefix); required for vector and hybrid. */
   queryVector?: Float32Array | null;
-  /** Override the build's tuned BM25 weight in hybrid fusion. */
+  /** Override the build's BM25 weight in hybrid fusion. */
   bm25Weight?: number;
+  /** Override the build's hybrid fusion method: min-max weighted scores or reciprocal ranks. */
+  fusion?: FusionMethod;
+  /** Override the build's RRF rank offset. */
+  rrfK?: number;
+  /** Override how many BM25 candidates enter hybrid fusion. */
+  bm25Pool?: number;
+  /** Override how many vector candidates enter hybrid fusion. */
+  vectorPool?: number;
   /** Override the build's router threshold. */
   routeMinConfidence?: number;
   /** Override the build's weight of the context field (title, file name, section path) in BM25. */
@@ -114,12 +122,23 @@ export interface TermStats {
 }
 
 /**
- * Chunks each side of the first stage (BM25 with its expansion passes, vectors) contributes to
- * fusion, whatever k is, so `k 10` and `k 30` rank their first ten results identically. 150
- * chunks hold about 90 distinct pages on the Harel corpus, well past the 30 that page recall@30
- * reads.
+ * Chunks a single-sided search (BM25 with its expansion passes, or vectors alone) ranks, whatever
+ * k is, so `k 10` and `k 30` rank their first ten results identically. 150 chunks hold about 90
+ * distinct pages on the Harel corpus, well past the 30 that page recall@30 reads. Hybrid search
+ * takes each side's pool from the build's retrieval defaults (bm25Pool, vectorPool: fitted).
  */
 export const FIRST_STAGE_POOL = 150;
+
+/** The first stage before fusion: each side's candidates, best first, and how the query was routed. */
+export interface FirstStageCandidates {
+  query: string;
+  mode: SearchMode;
+  route: RouteResult | null;
+  domainFilter: string | null;
+  expansions: Expansion[];
+  bm25: ScoredChunk[];
+  vector: ScoredChunk[];
+}
 
 export class Retriever {
   readonly index: LoadedIndex;
@@ -165,6 +184,16 @@ export class Retriever {
 
   /** Route, BM25 and vectors over a fixed pool, fusion, the routed domain's boost, twins collapsed. */
   private firstStage(query: string, options: SearchOptions): Omit<SearchResult, 'query' | 'hits'> & { ranked: CollapsedHit[] } {
+    const candidates = this.candidates(query, options);
+    const { mode, route, domainFilter, expansions } = candidates;
+    return { mode, route, domainFilter, expansions, termStats: this.termStats(query), ranked: this.fuseCandidates(candidates, options) };
+  }
+
+  /**
+   * Routes the query and fetches each side's candidates: search() is this and fuseCandidates();
+   * the fusion fitting script calls the two apart to fuse one set of candidates many ways.
+   */
+  candidates(query: string, options: SearchOptions = {}): FirstStageCandidates {
     const defaults = this.index.manifest.retrieval;
     let mode: SearchMode = options.mode ?? (this.hasVectors && options.queryVector ? 'hybrid' : 'bm25');
     if (mode !== 'bm25' && (!options.queryVector || !this.index.vectors)) mode = 'bm25';
@@ -177,9 +206,11 @@ export class Retriever {
       if (route?.domain && route.confidence >= min) domainFilter = route.domain;
     }
 
-    const candidates = FIRST_STAGE_POOL;
-    const bm25Options = { k: candidates, domain: domainFilter, contextBoost: options.contextBoost ?? defaults.contextBoost };
-    let bm25 = mode === 'vector' ? [] : this.bm25.search(query, bm25Options);
+    const hybrid = mode === 'hybrid';
+    const bm25Pool = hybrid ? (options.bm25Pool ?? defaults.bm25Pool) : FIRST_STAGE_POOL;
+    const vectorPool = hybrid ? (options.vectorPool ?? defaults.vectorPool) : FIRST_STAGE_POOL;
+    const bm25Options = { k: bm25Pool, domain: domainFilter, contextBoost: options.contextBoost ?? defaults.contextBoost };
+    let bm25: ScoredChunk[] = mode === 'vector' ? [] : this.bm25.search(query, bm25Options);
     const weights = {
       curated: options.expansionWeight ?? defaults.expansionWeight,
       mined: options.minedExpansionWeight ?? defaults.minedExpansionWeight ?? 0,
@@ -196,16 +227,29 @@ export class Retriever {
       for (const pass of passes) {
         for (const h of this.bm25.search(pass.terms, bm25Options)) scores.set(h.chunk, (scores.get(h.chunk) ?? 0) + pass.weight * h.score);
       }
-      bm25 = [...scores].map(([chunk, score]) => ({ chunk, score })).sort((a, b) => b.score - a.score || a.chunk - b.chunk).slice(0, candidates);
+      bm25 = [...scores].map(([chunk, score]) => ({ chunk, score })).sort((a, b) => b.score - a.score || a.chunk - b.chunk).slice(0, bm25Pool);
     }
-    let vector: { chunk: number; score: number }[] = [];
+    let vector: ScoredChunk[] = [];
     if (mode !== 'bm25' && options.queryVector && this.index.vectors) {
       const { chunks, documents } = this.index;
       const filter = domainFilter ? (i: number) => documents[chunks[i].doc].domain === domainFilter : undefined;
-      vector = searchVectors(this.index.vectors, options.queryVector, { k: candidates, filter });
+      vector = searchVectors(this.index.vectors, options.queryVector, { k: vectorPool, filter });
     }
-    const weight = mode === 'bm25' ? 1 : mode === 'vector' ? 0 : (options.bm25Weight ?? defaults.bm25Weight);
-    let fused = fuseScores(bm25, vector, weight);
+    return { query, mode, route, domainFilter, expansions: expansion.expansions.filter((e) => weights[e.source] > 0), bm25, vector };
+  }
+
+  /** Fusion (hybrid only: one side alone keeps its own order), the routed domain's soft boost, twins collapsed. */
+  fuseCandidates(candidates: FirstStageCandidates, options: SearchOptions = {}): CollapsedHit[] {
+    const defaults = this.index.manifest.retrieval;
+    const { query, mode, bm25, vector, route, domainFilter } = candidates;
+    let fused =
+      mode === 'hybrid'
+        ? fuse(bm25, vector, {
+            method: options.fusion ?? defaults.fusion,
+            bm25Weight: options.bm25Weight ?? defaults.bm25Weight,
+            rrfK: options.rrfK ?? defaults.rrfK,
+          })
+        : fuseScores(bm25, vector, mode === 'bm25' ? 1 : 0);
     const boost = options.routeBoost ?? defaults.routeBoost ?? 0;
     if (!domainFilter && route?.domain && boost > 0) {
       // A soft preference for the routed domain: a wrong guess demotes the answer instead of
@@ -213,14 +257,12 @@ export class Retriever {
       const { chunks, documents } = this.index;
       const factor = 1 + boost * route.confidence;
       fused = fused
-        .map((h) => (documents[chunks[h.chunk].doc].domain === route!.domain ? { ...h, score: h.score * factor } : h))
+        .map((h) => (documents[chunks[h.chunk].doc].domain === route.domain ? { ...h, score: h.score * factor } : h))
         .sort((a, b) => b.score - a.score || a.chunk - b.chunk);
     }
     const collapse = options.collapseTwins ?? defaults.collapseTwins;
-    const ranked: CollapsedHit[] = collapse
-      ? collapseTwins(fused, this.index.chunks, this.index.documents, query)
-      : fused.map((h) => ({ ...h, twins: [] }));
-    return { mode, route, domainFilter, expansions: expansion.expansions.filter((e) => weights[e.source] > 0), termStats: this.termStats(query), ranked };
+    if (collapse) return collapseTwins(fused, this.index.chunks, this.index.documents, query);
+    return fused.map((h) => ({ chunk: h.chunk, score: h.score, bm25: h.bm25, vector: h.vector, twins: [] }));
   }
 
   /** Document frequencies of the query's terms over the whole index (no domain filter). */
