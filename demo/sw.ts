@@ -21,7 +21,8 @@
  *   model file it fetches in its own Cache Storage (`transformers-cache`, cache first, measured in
  *   tests/e2e/pwa.spec.ts), on any site, with or without a service worker; a route here would
  *   store a second copy (118 MB for E5);
- * - `harel-llm-code`: the web-llm library chunks, cache first, and only once the model is loaded.
+ * - `harel-llm-code`: the web-llm library chunks and llama.cpp's wasm (the GGUF engine), cache
+ *   first, and only once a model is loaded.
  * The language model's weights are not touched either: web-llm keeps them in its own cache, and a second
  * copy here would double the largest download on the device.
  */
@@ -49,7 +50,7 @@ registerRoute(
   new NetworkFirst({ cacheName: 'harel-index-manifest', networkTimeoutSeconds: 4, plugins: [precacheFallback] }),
 );
 registerRoute(
-  ({ url }) => sameOrigin(url) && /^\/assets\/(web-llm|llm-worker)-[^/]+\.js$/.test(url.pathname),
+  ({ url }) => sameOrigin(url) && (/^\/assets\/(web-llm|llm-worker)-[^/]+\.js$/.test(url.pathname) || /^\/assets\/wllama-[^/]+\.wasm$/.test(url.pathname)),
   new CacheFirst({ cacheName: 'harel-llm-code' }),
 );
 

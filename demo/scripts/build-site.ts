@@ -99,14 +99,16 @@ const MB = 1024 * 1024;
  *   loads it from there offline; a precached copy was a second one (11 MB for the real index),
  *   downloaded a second time on the first visit. The manifest stays: its revision changes with
  *   every build, which is what makes a new index build a new version of the app;
- * - web-llm's library (6 MB for the page, 6 MB for its worker), cached at runtime only for
- *   visitors who load the model;
+ * - web-llm's library (6 MB for the page, 6 MB for its worker) and llama.cpp's wasm (10 MB, the
+ *   GGUF engine), cached at runtime only for visitors who load a language model;
  * - dist/widget/ (for other sites) and dist/models/ (transformers.js caches the embedder itself);
  * - for an index without vectors, everything only the embedder uses (below).
  */
 const PRECACHE = (path: string) =>
   /^(index\.html|search\.html|manifest\.webmanifest|icons\/.+\.png|assets\/.+|index\/manifest\.json)$/.test(path) &&
-  !/^assets\/(web-llm|llm-worker)-[^/]+\.js$/.test(path);
+  !/^assets\/(web-llm|llm-worker)-[^/]+\.js$/.test(path) &&
+  // llama.cpp's runtime (10 MB) is for the GGUF engine only: cached at runtime, like web-llm.
+  !/^assets\/wllama-[^/]+\.wasm$/.test(path);
 /**
  * What only the query embedder loads: onnxruntime's runtime, and the search worker's lazy chunk
  * with transformers.js and onnxruntime-web — told by its content (onnxruntime's API, which no
