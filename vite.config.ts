@@ -42,7 +42,9 @@ function pwaAssets(): Plugin {
 
 /**
  * Serves an index folder at /index/ (the demo's default `index` attribute). The folder comes
- * from HAREL_INDEX_DIR so `npm run demo -- --index <dir>` can serve any build. Files are sent
+ * from HAREL_INDEX_DIR so `npm run demo -- --index <dir>` can serve any build; unset, it is the
+ * demo's own index (embedded with the real E5 by npm run demo), never the browser tests' tiny-
+ * embedder one, which playwright.config.ts names itself. Files are sent
  * as stored (gzip bytes, no Content-Encoding): the reader verifies their sha256 before inflating.
  */
 function serveIndex(): Plugin {
@@ -50,7 +52,7 @@ function serveIndex(): Plugin {
     name: 'harel-serve-index',
     configureServer(server) {
       server.middlewares.use('/index/', (req, res, next) => {
-        const dir = resolve(process.env.HAREL_INDEX_DIR ?? 'demo/.generated/index');
+        const dir = resolve(process.env.HAREL_INDEX_DIR ?? 'demo/.generated/demo-index');
         const path = resolve(join(dir, decodeURIComponent((req.url ?? '/').split('?')[0])));
         if (!path.startsWith(dir + sep) || !existsSync(path) || !statSync(path).isFile()) return next();
         res.setHeader('Content-Type', CONTENT_TYPES[extname(path)] ?? 'application/octet-stream');
