@@ -23,7 +23,7 @@ import { contentHash, sectionId } from './hash.ts';
 import { documentUnitsSteps, type Unit } from './sections.ts';
 import { packSentences, splitSentences } from './sentences.ts';
 import { estimateTokens } from './tokens.ts';
-import { finishNow, type Steps } from '../build/pace.ts';
+import { finishNow, type Steps } from '../pipeline/pace.ts';
 
 export { estimateTokens } from './tokens.ts';
 export { contentHash, sectionId } from './hash.ts';
@@ -58,7 +58,7 @@ export function chunkDocument(doc: ParsedDocument, docIndex: number, options: Ch
 
 /**
  * `chunkDocument` as steps, one per unit and per chunk: the build runs it with pauses so that a
- * long document does not hold off Ctrl-C (builder/build/pace.ts).
+ * long document does not hold off Ctrl-C (builder/pipeline/pace.ts).
  */
 export function* chunkDocumentSteps(doc: ParsedDocument, docIndex: number, options: ChunkOptions = {}): Steps<Chunk[]> {
   const maxTokens = options.maxTokens ?? 350;

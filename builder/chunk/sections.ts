@@ -7,7 +7,7 @@ import type { Block, ParsedDocument } from '../../widget/core/schema.ts';
 import { boilerplateKey, isPageNumber } from './boilerplate.ts';
 import { parseClauseLine, type ClauseLine } from './clause.ts';
 import { cleanTitle, detectHeading } from './headings.ts';
-import { finishNow, type Steps } from '../build/pace.ts';
+import { finishNow, type Steps } from '../pipeline/pace.ts';
 
 export type UnitKind = 'heading' | 'text' | 'row';
 
@@ -85,7 +85,7 @@ export function documentUnits(doc: ParsedDocument, furniture: Set<string>): Unit
   return finishNow(documentUnitsSteps(doc, furniture));
 }
 
-/** `documentUnits` as steps, one per block and line (builder/build/pace.ts). */
+/** `documentUnits` as steps, one per block and line (builder/pipeline/pace.ts). */
 export function* documentUnitsSteps(doc: ParsedDocument, furniture: Set<string>): Steps<Unit[]> {
   const stack: Heading[] = [];
   let clause: string | null = null;

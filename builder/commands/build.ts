@@ -1,8 +1,8 @@
-/** `harel-builder build <input…> --out <dir>`: argument parsing and the summary; the work is in ../build/. */
+/** `harel-builder build <input…> --out <dir>`: argument parsing and the summary; the work is in ../pipeline/. */
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createError, isHarelError } from '../../widget/core/errors.ts';
-import { buildIndex, type BuildSummary } from '../build/build-index.ts';
+import { buildIndex, type BuildSummary } from '../pipeline/build-index.ts';
 import { numberOption, optionalNumber } from '../cli/args.ts';
 import { runCancellable } from '../cli/cancellable.ts';
 import { createProgressReporter } from '../cli/progress.ts';

@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { assess, type AnswerabilityModel } from '../../widget/loop/answerability.ts';
 import { EVIDENCE_FEATURES, type EvidenceFeature, type EvidenceVector } from '../../widget/loop/evidence.ts';
-import { buildIndex } from '../build/build-index.ts';
+import { buildIndex } from '../pipeline/build-index.ts';
 import { INDEX_FORMAT_VERSION } from '../../widget/core/format/manifest.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { collectRows, loadContextQuestions, loadOffTopicSet, type FitRow, type QuestionSet } from './fit/collect.ts';

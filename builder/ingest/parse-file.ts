@@ -9,7 +9,7 @@ import { parseWebFile } from '../parse/html.ts';
 import { parseMarkdownSteps } from '../parse/markdown.ts';
 import { parsePageJson, type PageJsonMeta } from '../parse/page-json.ts';
 import { parseTextSteps } from '../parse/text.ts';
-import { runSteps } from '../build/pace.ts';
+import { runSteps } from '../pipeline/pace.ts';
 
 /** The shape of `parsePdf` in `builder/parse/pdf.ts`; tests inject their own. */
 export type PdfParser = (bytes: Uint8Array, file: string, options?: WorkOptions) => Promise<ParsedPage[]>;
@@ -79,7 +79,7 @@ export async function parseFile(
     }
     case '.md':
     case '.markdown':
-      // Line by line with pauses: a large file must not hold off Ctrl-C (builder/build/pace.ts).
+      // Line by line with pauses: a large file must not hold off Ctrl-C (builder/pipeline/pace.ts).
       return { kind: 'md', pages: await runSteps(parseMarkdownSteps(decodeUtf8(bytes, file), file), options.signal), contentHash };
     case '.txt':
       return { kind: 'txt', pages: await runSteps(parseTextSteps(decodeUtf8(bytes, file), file), options.signal), contentHash };

@@ -12,7 +12,7 @@
 import { normalizeText, tokenize } from '../../widget/core/tokenizer/index.ts';
 import { LEXICON } from '../../widget/core/retrieval/lexicon.ts';
 import type { MinedEntry, MinedKind, MinedLexicon } from '../../widget/core/retrieval/mined-lexicon.ts';
-import { finishNow, type Steps } from '../build/pace.ts';
+import { finishNow, type Steps } from '../pipeline/pace.ts';
 
 export interface MineOptions {
   /** Documents a definition must be found in (acronyms and translations, checked by letters and length, need one). */
@@ -148,7 +148,7 @@ export function mineLexicon(pages: Iterable<MinePage>, chunkTexts: readonly stri
   return finishNow(mineLexiconSteps(pages, chunkTexts, options));
 }
 
-/** `mineLexicon` as steps, one per line of text and per chunk (the build runs it with pauses: builder/build/pace.ts). */
+/** `mineLexicon` as steps, one per line of text and per chunk (the build runs it with pauses: builder/pipeline/pace.ts). */
 export function* mineLexiconSteps(pages: Iterable<MinePage>, chunkTexts: readonly string[], options: MineOptions = {}): Steps<MinedLexicon> {
   const minDocs = options.minDocs ?? 2;
   const maxShare = options.maxChunkShare ?? 0.02;

@@ -5,7 +5,7 @@
  */
 import { normalizeText } from '../../widget/core/tokenizer/index.ts';
 import { fmix32, fnv1a } from '../chunk/hash.ts';
-import { finishNow, textPieces, type Steps } from '../build/pace.ts';
+import { finishNow, textPieces, type Steps } from '../pipeline/pace.ts';
 
 const SHINGLE = 5;
 const HASHES = 64;
@@ -70,7 +70,7 @@ export function candidatePairs(sets: readonly ReadonlySet<number>[], minShingles
   return finishNow(candidatePairsSteps(sets, minShingles));
 }
 
-/** `candidatePairs` as steps, one per set and per bucket (builder/build/pace.ts). */
+/** `candidatePairs` as steps, one per set and per bucket (builder/pipeline/pace.ts). */
 export function* candidatePairsSteps(sets: readonly ReadonlySet<number>[], minShingles: number): Steps<[number, number][]> {
   const buckets = new Map<string, number[]>();
   for (let i = 0; i < sets.length; i++) {

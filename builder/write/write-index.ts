@@ -29,7 +29,7 @@ import type { RouterModel } from '../../widget/core/retrieval/route.ts';
 import { TOKENIZER_VERSION } from '../../widget/core/tokenizer/index.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
 import type { SiteInfo } from '../../widget/core/format/manifest.ts';
-import { pause } from '../build/pace.ts';
+import { pause } from '../pipeline/pace.ts';
 import { BUILDER_VERSION } from '../version.ts';
 import { own, recoverOut, release, swapInto, tempName } from './swap.ts';
 

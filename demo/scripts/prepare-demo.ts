@@ -14,7 +14,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildIndex } from '../../builder/build/build-index.ts';
+import { buildIndex } from '../../builder/pipeline/build-index.ts';
 import { createProgressReporter } from '../../builder/cli/progress.ts';
 import { FIXTURE_EMBEDDER } from '../../builder/embed/defaults.ts';
 import { configuredDtype } from '../../builder/embed/local-model.ts';

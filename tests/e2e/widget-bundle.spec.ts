@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { extname, join, resolve, sep } from 'node:path';
 import { buildWidgetBundle } from '../support/build-widget.ts';
 import { expect, test, type Page } from '@playwright/test';
-import { buildIndex } from '../../builder/build/build-index.ts';
+import { buildIndex } from '../../builder/pipeline/build-index.ts';
 import { measureJsWeight } from '../../builder/bench/js-weight.ts';
 import { DEMO_PATHS, demoBuildOptions } from '../../demo/scripts/prepare-demo.ts';
 import { ORT_WASM_FILES } from '../../widget/embed/model-location.ts';

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex } from '../../../builder/build/build-index.ts';
+import { buildIndex } from '../../../builder/pipeline/build-index.ts';
 import type { CrawlManifest } from '../../../builder/crawl/crawl-manifest.ts';
 import type { CrawlOptions } from '../../../builder/crawl/crawl-options.ts';
 import { crawl } from '../../../builder/crawl/crawler.ts';

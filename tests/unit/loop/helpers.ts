@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildIndex } from '../../../builder/build/build-index.ts';
+import { buildIndex } from '../../../builder/pipeline/build-index.ts';
 import { readIndexFolder } from '../../../builder/read-index-folder.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
 import { LocalSearchService } from '../../../widget/search/local-search-service.ts';

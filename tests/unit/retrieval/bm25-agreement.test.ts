@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex } from '../../../builder/build/build-index.ts';
+import { buildIndex } from '../../../builder/pipeline/build-index.ts';
 import { bm25Tokenizer, buildBm25State, restoreBm25, searchBm25, type Bm25Database } from '../../../builder/eval/orama-bm25.ts';
 import { readIndexFolder } from '../../../builder/read-index-folder.ts';
 import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex } from '../../../builder/build/build-index.ts';
+import { buildIndex } from '../../../builder/pipeline/build-index.ts';
 import { readIndexFolder } from '../../../builder/read-index-folder.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
 import { FIRST_STAGE_POOL, Retriever } from '../../../widget/core/retrieval/retriever.ts';

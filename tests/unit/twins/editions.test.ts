@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildIndex } from '../../../builder/build/build-index.ts';
+import { buildIndex } from '../../../builder/pipeline/build-index.ts';
 import { twinLookup } from '../../../builder/eval/run-eval.ts';
 import { lenientPageRank, pageRank } from '../../../builder/eval/metrics.ts';
 import { readIndexFolder } from '../../../builder/read-index-folder.ts';
