@@ -2,7 +2,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { delimiter, extname, join, resolve, sep } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { drawIcon, ICONS, webManifest } from './demo/pwa/icons.ts';
-import { byteRange } from './demo/scripts/preview.ts';
+import { sendFile } from './tools/static-server.ts';
 import { chunkName, copyOrtRuntime, keepOrtWasmExternal } from './vite.widget.config.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -92,23 +92,8 @@ function serveFolder(prefix: string, folders: () => string[]): Plugin {
         }
         // One byte range, as a static host honours it: transformers.js asks each model file for
         // `bytes=0-0` first, and a whole file in answer would be sent twice.
-        const size = statSync(path).size;
-        const range = byteRange(req.headers.range, size);
-        res.setHeader('Content-Type', CONTENT_TYPES[extname(path)] ?? 'application/octet-stream');
-        res.setHeader('Accept-Ranges', 'bytes');
         res.setHeader('Access-Control-Allow-Origin', '*');
-        if (range === 'unsatisfiable') {
-          res.statusCode = 416;
-          res.setHeader('Content-Range', `bytes */${size}`);
-          res.end();
-          return;
-        }
-        if (range) {
-          res.statusCode = 206;
-          res.setHeader('Content-Range', `bytes ${range.start}-${range.end}/${size}`);
-        }
-        res.setHeader('Content-Length', range ? range.end - range.start + 1 : size);
-        createReadStream(path, range ?? undefined).pipe(res);
+        sendFile(req, res, path, CONTENT_TYPES[extname(path)] ?? 'application/octet-stream');
       });
     },
   };

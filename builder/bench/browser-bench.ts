@@ -19,7 +19,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startStaticServer } from '../../demo/scripts/preview.ts';
+import { startStaticServer } from '../../tools/static-server.ts';
 import { CHROMIUM_ARGS, findChromium } from '../browser/chromium.ts';
 import type { BenchFloors, BenchLoad, BenchSearches } from './page/bench-page.ts';
 import { summarizeProfile, WorkerCdp, type CpuProfile, type HeapUsage, type ProfileEntry } from './worker-cdp.ts';

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildPdf } from '../../demo/scripts/make-demo-pdf.ts';
+import { buildPdf } from '../../tools/demo-pdf.ts';
 import { crawl } from '../crawl/crawler.ts';
 
 const APP_JS = `fetch('/api' + location.pathname).then(function (r) { return r.json(); }).then(function (d) {

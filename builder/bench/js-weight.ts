@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { createError, isHarelError } from '../../widget/core/errors.ts';
-import { startStaticServer } from '../../demo/scripts/preview.ts';
+import { startStaticServer } from '../../tools/static-server.ts';
 import { CHROMIUM_ARGS, findChromium } from '../browser/chromium.ts';
 
 export interface JsWeightOptions {

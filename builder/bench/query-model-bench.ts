@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { buildSite } from '../../demo/scripts/build-site.ts';
 import { DEMO_PATHS, hasE5 } from '../../demo/scripts/prepare-demo.ts';
-import { startStaticServer } from '../../demo/scripts/preview.ts';
+import { startStaticServer } from '../../tools/static-server.ts';
 import { CHROMIUM_ARGS, findChromium } from '../browser/chromium.ts';
 import { loadQuestions } from '../eval/questions.ts';
 import { median, percentile } from './browser-bench.ts';

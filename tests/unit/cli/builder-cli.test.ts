@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeDemoPdf } from '../../../demo/scripts/make-demo-pdf.ts';
+import { writeDemoPdf } from '../../../tools/demo-pdf.ts';
 import { writeTinyEmbedder } from '../../fixtures/tiny-embedder/write-tiny-embedder.ts';
 
 const run = promisify(execFile);

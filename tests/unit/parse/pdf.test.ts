@@ -8,7 +8,7 @@ import { repairHebrewLine, emptyRepairStats, reversalScore } from '../../../buil
 import { startsClause } from '../../../builder/parse/pdf/blocks.ts';
 import { isHarelError } from '../../../widget/core/errors.ts';
 import type { Block, ParsedPage, Progress } from '../../../widget/core/schema.ts';
-import { writeDemoPdf } from '../../../demo/scripts/make-demo-pdf.ts';
+import { writeDemoPdf } from '../../../tools/demo-pdf.ts';
 
 const DATA = fileURLToPath(new URL('../../../../shared/data/', import.meta.url));
 const QBE = join(DATA, 'qbe');
@@ -110,7 +110,7 @@ describe('parsePdf on hand-written PDFs', () => {
   });
 });
 
-describe('demo policy PDF (demo/scripts/make-demo-pdf.ts)', () => {
+describe('demo policy PDF (tools/demo-pdf.ts)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'demo-pdf-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

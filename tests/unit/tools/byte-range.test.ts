@@ -1,6 +1,6 @@
 /** The preview and dev servers honour one byte range, as static hosts do (transformers.js asks for `bytes=0-0`). */
 import { describe, expect, it } from 'vitest';
-import { byteRange } from '../../../demo/scripts/preview.ts';
+import { byteRange } from '../../../tools/static-server.ts';
 
 describe('byteRange', () => {
   it('reads one range, an open end and a suffix, clamped to the file', () => {

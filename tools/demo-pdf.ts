@@ -3,7 +3,7 @@
  * pages with headings, numbered clauses and a limits table. The bytes are written by hand
  * (standard Helvetica, WinAnsi text) so the demo needs no PDF library and no copyrighted file.
  *
- * Usage: npx tsx demo/scripts/make-demo-pdf.ts [out.pdf]
+ * Usage: npx tsx tools/demo-pdf.ts [out.pdf]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
