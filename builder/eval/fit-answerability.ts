@@ -260,7 +260,7 @@ function weightsSource(models: Models, summary: string): string {
  * Features: widget/loop/evidence.ts (EVIDENCE_FEATURES, in that order).
 ${summary.split('\n').map((l) => ` * ${l}`.trimEnd()).join('\n')}
  */
-import type { AnswerabilityModel } from './answerability.ts';
+import type { AnswerabilityModel } from './answerability-model.ts';
 import { EVIDENCE_FEATURES } from './evidence.ts';
 
 export const ANSWERABILITY_WEIGHTS: AnswerabilityModel = ${json};

@@ -4,7 +4,7 @@
  * Fitted 2026-11-24 on 1979 rows (dev-v2 121, dev-v3 17, off-topic@harel 152, demo 36, off-topic@demo 152, heq 1501).
  * Held-out (5 folds): dev-v2: false refusals 5.5 %, unanswerable refused 2/12, high right 5/6; off-topic@harel: flagged off-topic 92.8 %; off-topic@demo: flagged off-topic 80.3 %.
  */
-import type { AnswerabilityModel } from './answerability.ts';
+import type { AnswerabilityModel } from './answerability-model.ts';
 import { EVIDENCE_FEATURES } from './evidence.ts';
 
 export const ANSWERABILITY_WEIGHTS: AnswerabilityModel = {

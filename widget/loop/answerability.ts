@@ -9,28 +9,11 @@
  * Logistic regression because the features are few, the data is small (a few hundred questions
  * per index), and its coefficients can be read and checked; a bigger model would only memorise.
  */
-import type { Evidence, EvidenceFeature, EvidenceVector } from './evidence.ts';
+import type { AnswerabilityModel, LogisticModel } from './answerability-model.ts';
 import { ANSWERABILITY_WEIGHTS } from './answerability-weights.ts';
+import type { Evidence, EvidenceVector } from './evidence.ts';
 
-export interface LogisticModel {
-  features: readonly EvidenceFeature[];
-  /** Standardisation fitted with the weights: x' = (x - mean) / scale. */
-  mean: readonly number[];
-  scale: readonly number[];
-  weights: readonly number[];
-  bias: number;
-}
-
-export interface AnswerabilityModel {
-  version: number;
-  /**
-   * `threshold` flags any question; `refusedThreshold` (≤ threshold) flags a question the
-   * answerable model refuses anyway.
-   */
-  offTopic: LogisticModel & { threshold: number; refusedThreshold: number };
-  answerable: LogisticModel & { threshold: number };
-  correct: LogisticModel & { high: number };
-}
+export type { AnswerabilityModel, LogisticModel } from './answerability-model.ts';
 
 export function probability(model: LogisticModel, features: EvidenceVector): number {
   let z = model.bias;
