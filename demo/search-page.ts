@@ -22,9 +22,7 @@ const status = $<HTMLParagraphElement>('status');
 function render(retriever: Retriever, query: string): void {
   const result = retriever.search(query, { mode: 'bm25', k: 5 });
   const route = result.route;
-  $('route').textContent = route?.domain
-    ? `domain: ${route.domain} (${route.confidence.toFixed(2)})${result.domainFilter ? ' — filtered' : ''}`
-    : '';
+  $('route').textContent = route?.domain ? `domain: ${route.domain} (${route.confidence.toFixed(2)})${result.domainFilter ? ' — filtered' : ''}` : '';
   const list = $<HTMLOListElement>('results');
   list.replaceChildren(
     ...result.hits.map((hit) => {

@@ -25,9 +25,7 @@ const LEADING = 14;
 /** Helvetica averages about half an em per character: wrap body text at this many characters. */
 const WRAP_CHARS = 88;
 
-type Item =
-  | { kind: 'title' | 'heading' | 'text'; text: string }
-  | { kind: 'row'; cells: [string, string]; header?: boolean };
+type Item = { kind: 'title' | 'heading' | 'text'; text: string } | { kind: 'row'; cells: [string, string]; header?: boolean };
 
 const PAGES: Item[][] = [
   [
@@ -108,9 +106,7 @@ function pdfString(text: string): string {
 }
 
 function contentStream(lines: TextLine[]): string {
-  return lines
-    .map((l) => `BT /${l.bold ? 'F2' : 'F1'} ${l.size} Tf ${l.x.toFixed(2)} ${l.y.toFixed(2)} Td ${pdfString(l.text)} Tj ET`)
-    .join('\n');
+  return lines.map((l) => `BT /${l.bold ? 'F2' : 'F1'} ${l.size} Tf ${l.x.toFixed(2)} ${l.y.toFixed(2)} Td ${pdfString(l.text)} Tj ET`).join('\n');
 }
 
 /** Serialises numbered objects (1-based, in order) into a PDF with a correct xref table. */
@@ -141,10 +137,7 @@ export function demoPdfBytes(): Uint8Array {
   ];
   PAGES.forEach((items, i) => {
     const stream = contentStream(layoutPage(items, i + 1, pageCount));
-    objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] ` +
-        `/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageIds[i] + 1} 0 R >>`,
-    );
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] ` + `/Resources << /Font << /F1 3 0 R /F2 4 0 R >> >> /Contents ${pageIds[i] + 1} 0 R >>`);
     objects.push(`<< /Length ${Buffer.byteLength(stream, 'latin1')} >>\nstream\n${stream}\nendstream`);
   });
   return buildPdf(objects);

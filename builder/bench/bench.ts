@@ -184,7 +184,9 @@ async function oramaSave(dir: string, dims: number): Promise<void> {
   try {
     const json = JSON.stringify(save(db));
     const gz = gzipSync(json).byteLength;
-    console.log(`Orama save() of the same ${n} chunks with ${dims}-dim vectors: ${(json.length / 1024 / 1024).toFixed(1)} MB JSON (${(json.length / n).toFixed(0)} bytes/chunk), ${(gz / 1024 / 1024).toFixed(1)} MB gzipped (${(gz / n).toFixed(0)} bytes/chunk)`);
+    console.log(
+      `Orama save() of the same ${n} chunks with ${dims}-dim vectors: ${(json.length / 1024 / 1024).toFixed(1)} MB JSON (${(json.length / n).toFixed(0)} bytes/chunk), ${(gz / 1024 / 1024).toFixed(1)} MB gzipped (${(gz / n).toFixed(0)} bytes/chunk)`,
+    );
   } catch (error) {
     console.log(`Orama save() of the same ${n} chunks with ${dims}-dim vectors failed: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -266,7 +268,7 @@ function printTable(report: BenchReport): void {
   const head = ['', 'target', ...cs.map((c) => c.name)];
   const rows: string[][] = [];
   const row = (label: string, target: string, value: (c: CorpusReport) => string) => rows.push([label, target, ...cs.map((c) => value(c))]);
-  const b = (c: CorpusReport) => (c.browser && c.browser.runs.length ? c.browser : null);
+  const b = (c: CorpusReport) => (c.browser?.runs.length ? c.browser : null);
   row('shipped (gzip, all files)', '', (c) => mb(c.shipped.bytes));
   row('  bytes per chunk', `≤ ${TARGETS.bytesPerChunk}`, (c) => c.shipped.perChunk.toFixed(0));
   row('cold ready (download)', `≤ ${TARGETS.coldMs} ms`, (c) => ms(b(c)?.median.coldMs ?? NaN));
@@ -301,7 +303,9 @@ function printDetails(report: BenchReport): void {
       const byWarm = [...runs].sort((a, b) => a.warm.ms - b.warm.ms)[Math.floor((runs.length - 1) / 2)];
       const byCold = [...runs].sort((a, b) => a.cold.ms - b.cold.ms)[Math.floor((runs.length - 1) / 2)];
       const phases = (p: { phase: string; ms: number }[]) => p.map((x) => `${x.phase} ${ms(x.ms)}`).join(', ');
-      console.log(`  ${c.queries} queries, ${runs[0].search.routed} routed to a domain, ${runs[0].search.empty} with no hit; search round trip p50 ${ms(median(runs.map((r) => r.search.roundTripP50)))} / p95 ${ms(median(runs.map((r) => r.search.roundTripP95)))}`);
+      console.log(
+        `  ${c.queries} queries, ${runs[0].search.routed} routed to a domain, ${runs[0].search.empty} with no hit; search round trip p50 ${ms(median(runs.map((r) => r.search.roundTripP50)))} / p95 ${ms(median(runs.map((r) => r.search.roundTripP95)))}`,
+      );
       console.log(`  cold (median run): ${phases(byCold.cold.phases)}`);
       console.log(`  warm (median run): ${phases(byWarm.warm.phases)}`);
       const floor = (key: Exclude<keyof BrowserRun['floors'], 'errors'>) => {
@@ -345,7 +349,9 @@ function printDetails(report: BenchReport): void {
   }
   const jw = report.jsWeight;
   if (jw && 'totals' in jw) {
-    console.log(`\nJavaScript fetched before the first question (widget build, real index, js-weight.ts): ${(jw.totals.js.gzipBytes / 1000).toFixed(1)} KB gzipped (target ≤ ${TARGETS.jsGzipKb} KB), wasm ${(jw.totals.wasm.gzipBytes / 1000).toFixed(1)} KB; ${jw.totals.files} files`);
+    console.log(
+      `\nJavaScript fetched before the first question (widget build, real index, js-weight.ts): ${(jw.totals.js.gzipBytes / 1000).toFixed(1)} KB gzipped (target ≤ ${TARGETS.jsGzipKb} KB), wasm ${(jw.totals.wasm.gzipBytes / 1000).toFixed(1)} KB; ${jw.totals.files} files`,
+    );
   } else if (jw) {
     console.log(`\nJavaScript weight: FAILED — ${jw.error}`);
   }

@@ -220,12 +220,31 @@ export async function runBrowserBench(options: BrowserBenchOptions): Promise<Bro
         const heap = await cdp.heapAfterGc();
         if (run === 0 && options.snapshot) result.snapshot = await cdp.snapshotSizes();
         await cdp.detach();
-        const pass = () => withTimeout(second.evaluate(([q, n]) => window.harelBench.search(q, n), [queries, k] as const), timeoutMs, 'a search pass');
+        const pass = () =>
+          withTimeout(
+            second.evaluate(([q, n]) => window.harelBench.search(q, n), [queries, k] as const),
+            timeoutMs,
+            'a search pass',
+          );
         const firstPass = searchFigures(await pass());
         const search = searchFigures(await pass());
         // Measured last, on a page that needs nothing more; a failure here fails these figures only.
-        const floors = await withTimeout(second.evaluate((urls) => window.harelBench.floors(urls), options.files.map((f) => `/harel-index/${f}`)), Math.min(timeoutMs, 180_000), 'the floor measurements').catch(
-          (error: unknown): BenchFloors => ({ idbRead: null, sha256: null, gunzip: null, idbReadInflated: null, sha256Inflated: null, errors: [error instanceof Error ? error.message.split('\n')[0] : String(error)] }),
+        const floors = await withTimeout(
+          second.evaluate(
+            (urls) => window.harelBench.floors(urls),
+            options.files.map((f) => `/harel-index/${f}`),
+          ),
+          Math.min(timeoutMs, 180_000),
+          'the floor measurements',
+        ).catch(
+          (error: unknown): BenchFloors => ({
+            idbRead: null,
+            sha256: null,
+            gunzip: null,
+            idbReadInflated: null,
+            sha256Inflated: null,
+            errors: [error instanceof Error ? error.message.split('\n')[0] : String(error)],
+          }),
         );
         const figures: BrowserRun = {
           cold: { ms: cold.ms, fromCache: cold.info.fromCache, phases: loadPhases(cold) },

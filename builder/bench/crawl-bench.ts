@@ -80,7 +80,9 @@ async function main(): Promise<void> {
     const files = first.files;
     const perMinute = (files / first.ms) * 60_000;
     console.log(`crawl of ${pages} pages + ${Math.floor(pages / 5)} PDFs, concurrency ${concurrency}, delay ${delayMs} ms, ${values['no-render'] ? 'no rendering' : 'rendered in Chromium'}`);
-    console.log(`  first crawl: ${files} files in ${(first.ms / 1000).toFixed(1)} s = ${perMinute.toFixed(0)} files/min (${(first.ms / files).toFixed(0)} ms each), ${first.requests} requests by the crawler`);
+    console.log(
+      `  first crawl: ${files} files in ${(first.ms / 1000).toFixed(1)} s = ${perMinute.toFixed(0)} files/min (${(first.ms / files).toFixed(0)} ms each), ${first.requests} requests by the crawler`,
+    );
     const again = await crawl({ startUrls: [`${site.origin}/`], outDir: out, concurrency, delayMs, render: !values['no-render'], sitemaps: false });
     console.log(`  re-crawl (no validators here, so every file is fetched and rendered again): ${(again.ms / 1000).toFixed(1)} s, ${again.counts.same} unchanged by content`);
   } finally {

@@ -37,10 +37,7 @@ function figures(rs: BenchRecord[]) {
     generations: gens.length,
     // First generations only: a retry's prompt is mostly in llama.cpp's cache (first token in < 2 s).
     ttftMedianS: (median(rs.flatMap((r) => (r.generations[0]?.firstTokenMs == null ? [] : [r.generations[0].firstTokenMs]))) / 1000).toFixed(1),
-    promptTokPerS: (
-      rs.reduce((n, r) => n + (r.generations[0]?.promptTokens ?? 0), 0) /
-      (rs.reduce((ms, r) => ms + (r.generations[0]?.firstTokenMs ?? 0), 0) / 1000)
-    ).toFixed(1),
+    promptTokPerS: (rs.reduce((n, r) => n + (r.generations[0]?.promptTokens ?? 0), 0) / (rs.reduce((ms, r) => ms + (r.generations[0]?.firstTokenMs ?? 0), 0) / 1000)).toFixed(1),
     tokPerSMedian: median(gens.flatMap((g) => (g.tokensPerSecond === null ? [] : [g.tokensPerSecond]))).toFixed(1),
     promptTokensMedian: median(rs.flatMap((r) => (r.generations[0] ? [r.generations[0].promptTokens] : []))),
     errors: rs.filter((r) => r.error).length,

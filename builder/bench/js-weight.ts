@@ -211,7 +211,9 @@ export function formatJsWeight(report: JsWeightReport): string {
     const width = Math.max(4, ...files.map((f) => f.path.length));
     lines.push(`  ${'file'.padEnd(width)}  ${'bytes'.padStart(11)}  ${'gzip'.padStart(10)}`);
     for (const f of files) lines.push(`  ${f.path.padEnd(width)}  ${kb(f.bytes).padStart(11)}  ${kb(f.gzipBytes).padStart(10)}`);
-    lines.push(`  ${'total'.padEnd(width)}  ${kb(sum.bytes).padStart(11)}  ${kb(sum.gzipBytes).padStart(10)}   (JavaScript ${kb(sum.js.gzipBytes)}, wasm ${kb(sum.wasm.gzipBytes)} gzipped; ${sum.files} files)`);
+    lines.push(
+      `  ${'total'.padEnd(width)}  ${kb(sum.bytes).padStart(11)}  ${kb(sum.gzipBytes).padStart(10)}   (JavaScript ${kb(sum.js.gzipBytes)}, wasm ${kb(sum.wasm.gzipBytes)} gzipped; ${sum.files} files)`,
+    );
   };
   const r = report.ready;
   lines.push(`${report.layout} ${report.pageUrl}`);

@@ -47,8 +47,7 @@ export const SIDECAR = 'bench-synthetic.json';
 
 // widget/core/tokenizer/tokenize.ts's WORD_RE (not exported there): the same words, so that a
 // rewrite changes whole words only. Each rewrite is checked against the tokenizer itself.
-const WORD_RE =
-  /([\u05D0-\u05EA]+(?:["'][\u05D0-\u05EA]+)*'?)|((?:(?![\u05D0-\u05EA])\p{L})(?:(?![\u05D0-\u05EA])[\p{L}\p{M}\p{N}])*(?:'(?:(?![\u05D0-\u05EA])\p{L})+)*)|(\d+(?:[.,/:]\d+)*%?)/gu;
+const WORD_RE = /([\u05D0-\u05EA]+(?:["'][\u05D0-\u05EA]+)*'?)|((?:(?![\u05D0-\u05EA])\p{L})(?:(?![\u05D0-\u05EA])[\p{L}\p{M}\p{N}])*(?:'(?:(?![\u05D0-\u05EA])\p{L})+)*)|(\d+(?:[.,/:]\d+)*%?)/gu;
 
 // Hebrew letters that proclitics are made of stay in place; the other 15 are permuted per
 // replica, so that a word's replicas sort apart in the term dictionary (with a suffix alone, the

@@ -20,11 +20,8 @@ const NUM = String.raw`\d{1,2}(?:\.\d{1,2}){0,4}`;
 const HEB = '\u05D0-\u05EA';
 // Bullets, markdown list markers and checkboxes that converters put before the number.
 const LIST_MARKER = /^(?:[-•▪●◦■□➢►*]\s+)+(?:\[[ xX]?\]\s*)?/;
-const UNIT_AFTER = new RegExp(
-  String.raw`^(?:%|₪|\$|€|ש["״]ח|שקל|שקלים|אלף|אלפי|מיליון|מיליוני|שנים|שנה|חודשים|חודש|ימים|יום|שעות|שעה|ק"מ|מ"ר|percent|million|thousand|days?|months?|years?|hours?|km|nis|usd)(?![\p{L}])`,
-  'iu',
-);
-const REFERENCE_BEFORE = new RegExp(String.raw`(?:^|\s)[והבלמשכ]{0,2}(?:סעיף|סעיפים|סעיפי|פרק|עמוד|עמ'|תקנה|section|clause|paragraph|page|article)\s*$`, 'iu');
+const UNIT_AFTER = /^(?:%|₪|\$|€|ש["״]ח|שקל|שקלים|אלף|אלפי|מיליון|מיליוני|שנים|שנה|חודשים|חודש|ימים|יום|שעות|שעה|ק"מ|מ"ר|percent|million|thousand|days?|months?|years?|hours?|km|nis|usd)(?![\p{L}])/iu;
+const REFERENCE_BEFORE = /(?:^|\s)[והבלמשכ]{0,2}(?:סעיף|סעיפים|סעיפי|פרק|עמוד|עמ'|תקנה|section|clause|paragraph|page|article)\s*$/iu;
 
 // `bare`: no period or parenthesis closes the number, so a unit after it makes it a quantity.
 const LEADING: { re: RegExp; kind: ClauseMark['kind']; bare?: boolean }[] = [
@@ -32,7 +29,7 @@ const LEADING: { re: RegExp; kind: ClauseMark['kind']; bare?: boolean }[] = [
   { re: new RegExp(String.raw`^(?:סעיף|section|clause|article)\s+(${NUM})\b[.:)]?\s*`, 'iu'), kind: 'number' },
   // "1.", "1.2.", "1)", "(1)", "7 ." (a detached period), "3.2.4" (multi-level needs no period)
   { re: new RegExp(String.raw`^\(?(${NUM})(?:\s?[.)])\s+`), kind: 'number' },
-  { re: new RegExp(String.raw`^(\d{1,2}(?:\.\d{1,2}){1,4})\s+`), kind: 'number', bare: true },
+  { re: /^(\d{1,2}(?:\.\d{1,2}){1,4})\s+/, kind: 'number', bare: true },
   // Visual-order Hebrew: ".3.1.3 נזקי טבע"
   { re: new RegExp(String.raw`^\.(${NUM})\s+(?=[${HEB}"'(])`), kind: 'number' },
   // Lettered items: "א.", "(א)", "א)", "ב'." ; "(a)", "a.", "(iv)"
@@ -52,7 +49,7 @@ const TRAILING: { re: RegExp; kind: ClauseMark['kind'] }[] = [
 ];
 
 function startsWithText(rest: string): boolean {
-  return /^[\p{L}"'(“„\[]/u.test(rest);
+  return /^[\p{L}"'(“„[]/u.test(rest);
 }
 
 /** The clause a line opens, or null. */

@@ -6,5 +6,8 @@
 import type { Chunk } from '../../widget/core/schema.ts';
 
 export function chunkContextPrefix(doc: { title: string }, chunk: Pick<Chunk, 'sectionPath'>): string {
-  return [doc.title, ...chunk.sectionPath].map((s) => s.trim()).filter(Boolean).join(' > ');
+  return [doc.title, ...chunk.sectionPath]
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join(' > ');
 }

@@ -7,12 +7,50 @@ import { parseClauseLine, clauseDepth, type ClauseLine } from './clause.ts';
 // Top-level parts of a policy, Hebrew and English, numbered or lettered ("פרק ב'", "PART 2 -").
 const CHAPTER = /^(?:פרק|חלק|נספח|שער|chapter|part|section|appendix|schedule)\s+[\w\u05D0-\u05EA'"׳״.-]{1,8}(?:\s*[-–:.]\s*.*)?$/iu;
 const SECTION_NAMES = [
-  'definitions', 'exclusions', 'general exclusions', 'cover', 'coverage', 'what is covered', 'what is not covered',
-  'claims', 'making a claim', 'general conditions', 'special conditions', 'conditions', 'preamble', 'introduction',
-  'table of contents', 'contents', 'policy schedule', 'the schedule', 'important information', 'extensions',
-  'הגדרות', 'חריגים', 'חריגים כלליים', 'סייגים', 'סייגים כלליים', 'כיסויים', 'כיסוי', 'הכיסוי', 'הכיסויים',
-  'תנאים כלליים', 'תנאים מיוחדים', 'תביעות', 'הגשת תביעה', 'מבוא', 'הקדמה', 'תוכן עניינים', 'דף פרטי הביטוח',
-  'הרחבות', 'תנאים', 'מקרה הביטוח', 'תקופת הביטוח', 'סכום הביטוח', 'השתתפות עצמית', 'דמי הביטוח',
+  'definitions',
+  'exclusions',
+  'general exclusions',
+  'cover',
+  'coverage',
+  'what is covered',
+  'what is not covered',
+  'claims',
+  'making a claim',
+  'general conditions',
+  'special conditions',
+  'conditions',
+  'preamble',
+  'introduction',
+  'table of contents',
+  'contents',
+  'policy schedule',
+  'the schedule',
+  'important information',
+  'extensions',
+  'הגדרות',
+  'חריגים',
+  'חריגים כלליים',
+  'סייגים',
+  'סייגים כלליים',
+  'כיסויים',
+  'כיסוי',
+  'הכיסוי',
+  'הכיסויים',
+  'תנאים כלליים',
+  'תנאים מיוחדים',
+  'תביעות',
+  'הגשת תביעה',
+  'מבוא',
+  'הקדמה',
+  'תוכן עניינים',
+  'דף פרטי הביטוח',
+  'הרחבות',
+  'תנאים',
+  'מקרה הביטוח',
+  'תקופת הביטוח',
+  'סכום הביטוח',
+  'השתתפות עצמית',
+  'דמי הביטוח',
 ];
 const NAMES = new Set(SECTION_NAMES);
 // Longer titles that open with a section name ("הגדרות כלליות לכל חלקי הפוליסה", "Exclusions to Chapter A").
@@ -36,7 +74,7 @@ export function cleanTitle(text: string): string {
     .trim();
   if (title.length > TITLE_MAX_CHARS) {
     const cut = title.lastIndexOf(' ', TITLE_MAX_CHARS);
-    title = title.slice(0, cut > 30 ? cut : TITLE_MAX_CHARS).trim() + '…';
+    title = `${title.slice(0, cut > 30 ? cut : TITLE_MAX_CHARS).trim()}…`;
   }
   return title;
 }

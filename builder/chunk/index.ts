@@ -163,13 +163,7 @@ function overlapTail(draft: Draft, budget: number, count: (t: string) => number)
   return taken.length ? [{ unit: lastText.unit, text: taken.join(' '), tokens: used }] : [];
 }
 
-function* finish(
-  doc: ParsedDocument,
-  docIndex: number,
-  drafts: Draft[],
-  minTokens: number,
-  count: (t: string) => number,
-): Steps<Chunk[]> {
+function* finish(doc: ParsedDocument, docIndex: number, drafts: Draft[], minTokens: number, count: (t: string) => number): Steps<Chunk[]> {
   const chunks: Chunk[] = [];
   const ids = new Set<string>();
   for (const draft of drafts) {
@@ -180,7 +174,10 @@ function* finish(
     const leading = firstText < 0 ? draft.parts : draft.parts.slice(0, firstText + 1);
     const head = leading[leading.length - 1].unit;
     const clause = leading.map((p) => p.unit.clause).find((c) => c !== null) ?? null;
-    const text = draft.parts.map((p) => p.text.trim()).filter(Boolean).join('\n');
+    const text = draft.parts
+      .map((p) => p.text.trim())
+      .filter(Boolean)
+      .join('\n');
     if (!text) continue;
     const tokens = count(text);
     // Noise: a few words without any number (no clause number, amount or date) carry nothing a

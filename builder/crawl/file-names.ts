@@ -41,7 +41,9 @@ function truncateUtf8(text: string, maxBytes: number): string {
 
 function safeSegment(segment: string): string {
   // Truncated first, so the cut cannot leave a trailing dot or space (illegal on Windows).
-  let clean = truncateUtf8(decode(segment).replace(ILLEGAL, '_'), MAX_SEGMENT_BYTES).replace(/[. ]+$/, '').replace(/^\.+/, '_');
+  let clean = truncateUtf8(decode(segment).replace(ILLEGAL, '_'), MAX_SEGMENT_BYTES)
+    .replace(/[. ]+$/, '')
+    .replace(/^\.+/, '_');
   if (clean === '' || RESERVED.test(clean.split('.')[0])) clean = `_${clean}`;
   return clean;
 }

@@ -10,8 +10,22 @@
  * trailing `*` means "any name starting with".
  */
 export const TRACKING_PARAMETERS: readonly string[] = [
-  'utm_*', 'gclid', 'gclsrc', 'dclid', 'fbclid', 'msclkid', 'yclid', 'igshid',
-  'mc_cid', 'mc_eid', '_ga', '_gl', '_hsenc', '_hsmi', 'mkt_tok', 'srsltid',
+  'utm_*',
+  'gclid',
+  'gclsrc',
+  'dclid',
+  'fbclid',
+  'msclkid',
+  'yclid',
+  'igshid',
+  'mc_cid',
+  'mc_eid',
+  '_ga',
+  '_gl',
+  '_hsenc',
+  '_hsmi',
+  'mkt_tok',
+  'srsltid',
 ];
 
 const TRACKING_NAMES = new Set(TRACKING_PARAMETERS.filter((name) => !name.endsWith('*')));

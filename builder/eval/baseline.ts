@@ -13,10 +13,7 @@ import type { EvalSearchResult } from './run-eval.ts';
 
 export type BaselineTokenizer = 'orama-default' | 'project-stock-bm25' | 'project';
 
-export async function createPageBaseline(
-  index: LoadedIndex,
-  tokenizer: BaselineTokenizer,
-): Promise<(query: string, k: number) => EvalSearchResult> {
+export async function createPageBaseline(index: LoadedIndex, tokenizer: BaselineTokenizer): Promise<(query: string, k: number) => EvalSearchResult> {
   const pages = new Map<string, { file: string; page: number; parts: string[] }>();
   for (const chunk of index.chunks) {
     const file = index.documents[chunk.doc].file;
@@ -33,7 +30,11 @@ export async function createPageBaseline(
         ? { tokenizer: createOramaTokenizer() }
         : { tokenizer: createOramaTokenizer({ wholeTerms: true }), index: createBm25IndexComponent() };
   const db = create({ schema: { text: 'string' } as const, components });
-  await insertMultiple(db, list.map((p, i) => ({ id: String(i), text: p.parts.join('\n') })), 500);
+  await insertMultiple(
+    db,
+    list.map((p, i) => ({ id: String(i), text: p.parts.join('\n') })),
+    500,
+  );
   return (query, k) => {
     const result = search(db, { term: query, threshold: 1, limit: k });
     if (result instanceof Promise) throw new Error('unexpected async search');

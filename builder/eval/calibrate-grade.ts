@@ -54,7 +54,13 @@ async function main(): Promise<void> {
   console.log(`${questions.length} questions (${questions.filter((q) => q.answerable).length} answerable), index ${values.index}`);
   console.log('threshold | refused answerable | refused unanswerable | answer cites gold page | kept on gold page | kept q with gold | tiers h/m/l (answerable) | p50 ms');
   for (const t of values.thresholds!.split(',').map(Number)) {
-    let refusedA = 0, refusedU = 0, citesGold = 0, kept = 0, keptGold = 0, keptQGold = 0, goldRetrieved = 0;
+    let refusedA = 0,
+      refusedU = 0,
+      citesGold = 0,
+      kept = 0,
+      keptGold = 0,
+      keptQGold = 0,
+      goldRetrieved = 0;
     const tiers = { high: 0, medium: 0, low: 0 };
     const tierGold = { high: 0, medium: 0, low: 0 };
     const ms: number[] = [];
@@ -86,7 +92,6 @@ async function main(): Promise<void> {
       `${t} | ${pct(refusedA, a)} | ${pct(refusedU, u)} | ${pct(citesGold, a)} | ${pct(keptGold, kept)} of ${kept} | ${pct(keptQGold, goldRetrieved)} of ${goldRetrieved} | ${tiers.high}/${tiers.medium}/${tiers.low} (gold cited ${tierGold.high}/${tierGold.medium}) | ${ms[Math.floor(ms.length / 2)].toFixed(0)}`,
     );
   }
-
 }
 
 await main();

@@ -86,7 +86,12 @@ const SMALL_TALK = EVIDENCE_FEATURES.indexOf('smallTalk');
 
 function fitModels(rows: readonly FitRow[]): Models {
   const fit = (subset: readonly FitRow[], label: (r: FitRow) => boolean, l2: number, columns: (r: FitRow) => number[] = (r) => r.features) =>
-    fitLogistic(subset.map(columns), subset.map((r) => (label(r) ? 1 : 0)), subset.map((r) => SET_WEIGHT[r.set] ?? 1), { l2 });
+    fitLogistic(
+      subset.map(columns),
+      subset.map((r) => (label(r) ? 1 : 0)),
+      subset.map((r) => SET_WEIGHT[r.set] ?? 1),
+      { l2 },
+    );
   const offTopic = fit(rows, (r) => r.offTopic, L2.offTopic);
   const answerable = fit(rows, (r) => r.answerable, L2.answerable);
   // The false-refusal budget holds for the insurers' questions and for general knowledge alike.
@@ -95,23 +100,30 @@ function fitModels(rows: readonly FitRow[]): Models {
       rows.filter((r) => keep(r) && r.answerable).map((r) => ({ p: predictLogistic(answerable, r.features), refusedAnyway: !r.answered })),
       TARGETS.maxFalseRefusal,
     );
-  const refuse = Math.min(budget((r) => INSURANCE_SETS.has(r.set)), budget((r) => r.set === 'heq'));
+  const refuse = Math.min(
+    budget((r) => INSURANCE_SETS.has(r.set)),
+    budget((r) => r.set === 'heq'),
+  );
 
   const unguarded = (r: FitRow) => !r.offTopic && r.features[INSURANCE_WORDS] === 0 && r.features[SMALL_TALK] === 0;
-  const scored = (keep: (r: FitRow) => boolean) =>
-    rows.filter(keep).map((r) => ({ p: predictLogistic(offTopic, r.features), refused: predictLogistic(answerable, r.features) < refuse }));
+  const scored = (keep: (r: FitRow) => boolean) => rows.filter(keep).map((r) => ({ p: predictLogistic(offTopic, r.features), refused: predictLogistic(answerable, r.features) < refuse }));
   const onTopic = scored((r) => unguarded(r) && INSURANCE_SETS.has(r.set));
   const general = scored((r) => r.set === 'heq' && r.features[INSURANCE_WORDS] === 0);
   const threshold = Math.max(
     offTopicThreshold(onTopic.map((s) => s.p)),
-    quantile(general.map((s) => s.p), 1 - OFF_TOPIC_GENERAL_BUDGET),
+    quantile(
+      general.map((s) => s.p),
+      1 - OFF_TOPIC_GENERAL_BUDGET,
+    ),
   );
-  const refusedThreshold = Math.min(
-    threshold,
-    offTopicRefusedThreshold(onTopic, general, threshold, Math.floor(OFF_TOPIC_GENERAL_BUDGET * general.length)),
-  );
+  const refusedThreshold = Math.min(threshold, offTopicRefusedThreshold(onTopic, general, threshold, Math.floor(OFF_TOPIC_GENERAL_BUDGET * general.length)));
 
-  const correct = fit(rows.filter((r) => CORRECT_SETS.has(r.set) && r.answered), (r) => r.citesGold, L2.correct, correctRow);
+  const correct = fit(
+    rows.filter((r) => CORRECT_SETS.has(r.set) && r.answered),
+    (r) => r.citesGold,
+    L2.correct,
+    correctRow,
+  );
   const candidates = rows
     .filter((r) => HIGH_SETS.has(r.set) && r.answered && r.fullySupported)
     .filter((r) => predictLogistic(answerable, r.features) >= refuse)
@@ -161,7 +173,20 @@ function figures(rows: readonly FitRow[], decisions: readonly ReturnType<typeof 
   const out: Record<string, SetFigures> = {};
   rows.forEach((r, i) => {
     const d = decisions[i];
-    const f = (out[r.set] ??= { questions: 0, answerable: 0, unanswerable: 0, falseRefusals: 0, unanswerableRefused: 0, unanswerableHigh: 0, flaggedOffTopic: 0, high: 0, highRight: 0, medium: 0, mediumRight: 0, citesGold: 0 });
+    const f = (out[r.set] ??= {
+      questions: 0,
+      answerable: 0,
+      unanswerable: 0,
+      falseRefusals: 0,
+      unanswerableRefused: 0,
+      unanswerableHigh: 0,
+      flaggedOffTopic: 0,
+      high: 0,
+      highRight: 0,
+      medium: 0,
+      mediumRight: 0,
+      citesGold: 0,
+    });
     f.questions++;
     if (d.offTopic) f.flaggedOffTopic++;
     if (r.answerable) {
@@ -258,7 +283,10 @@ function weightsSource(models: Models, summary: string): string {
   return `/**
  * Written by builder/eval/fit-answerability.ts — do not edit by hand; refit instead.
  * Features: widget/loop/evidence.ts (EVIDENCE_FEATURES, in that order).
-${summary.split('\n').map((l) => ` * ${l}`.trimEnd()).join('\n')}
+${summary
+  .split('\n')
+  .map((l) => ` * ${l}`.trimEnd())
+  .join('\n')}
  */
 import type { AnswerabilityModel } from './answerability-model.ts';
 import { EVIDENCE_FEATURES } from './evidence.ts';
@@ -288,7 +316,11 @@ async function main(): Promise<void> {
   const rows = collected.filter((r) => !isFresh(r));
   const freshRows = collected.filter(isFresh);
   const k = Number(values.folds);
-  const folds = assignFolds(rows.map((r) => r.group), k, 12);
+  const folds = assignFolds(
+    rows.map((r) => r.group),
+    k,
+    12,
+  );
   const decisions = new Array<ReturnType<typeof decide>>(rows.length);
   console.log(`${rows.length} rows; ${k} folds; features: ${EVIDENCE_FEATURES.join(', ')}`);
   for (let f = 0; f < k; f++) {
@@ -298,7 +330,10 @@ async function main(): Promise<void> {
     for (const i of heldIdx) decisions[i] = decide(rows[i], models);
     printFigures(
       `fold ${f + 1} held-out (thresholds: off-topic ${models.offTopic.threshold.toFixed(3)}, when refused ${models.offTopic.refusedThreshold.toFixed(3)}, refuse below ${models.answerable.threshold.toFixed(3)}, high from ${models.correct.high.toFixed(3)})`,
-      figures(heldIdx.map((i) => rows[i]), heldIdx.map((i) => decisions[i])),
+      figures(
+        heldIdx.map((i) => rows[i]),
+        heldIdx.map((i) => decisions[i]),
+      ),
     );
   }
   printFigures('all folds, held-out (each question decided by the models of the fold that did not see it)', figures(rows, decisions));
@@ -310,27 +345,49 @@ async function main(): Promise<void> {
   }
 
   const models = fitModels(rows);
-  printFigures('fitted on everything (in-sample: for reference only)', figures(rows, rows.map((r) => decide(r, models))));
+  printFigures(
+    'fitted on everything (in-sample: for reference only)',
+    figures(
+      rows,
+      rows.map((r) => decide(r, models)),
+    ),
+  );
   if (freshRows.length) {
-    printFigures(`${FRESH}: never fitted on, decided by the final models`, figures(freshRows, freshRows.map((r) => decide(r, models))));
+    printFigures(
+      `${FRESH}: never fitted on, decided by the final models`,
+      figures(
+        freshRows,
+        freshRows.map((r) => decide(r, models)),
+      ),
+    );
     for (const set of new Set(freshRows.map((r) => r.set))) {
       const asked = freshRows.filter((r) => r.set === set);
       const offAfter = asked.filter((r) => r.sameAfterContext && decide(r, models).offTopic).length;
-      console.log(`${set} after an insurance question: searched as alone ${asked.filter((r) => r.sameAfterContext).length}/${asked.length}; refused as off-topic ${offAfter}/${asked.length} (${pct(offAfter, asked.length)})`);
+      console.log(
+        `${set} after an insurance question: searched as alone ${asked.filter((r) => r.sameAfterContext).length}/${asked.length}; refused as off-topic ${offAfter}/${asked.length} (${pct(offAfter, asked.length)})`,
+      );
     }
   }
   console.log('\ncoefficients (standardised features):');
   EVIDENCE_FEATURES.forEach((name, j) => {
     const c = CORRECT_FEATURES.indexOf(name);
-    console.log(`  ${name.padEnd(22)} off-topic ${models.offTopic.weights[j].toFixed(2).padStart(6)}  answerable ${models.answerable.weights[j].toFixed(2).padStart(6)}  correct ${c < 0 ? '     —' : models.correct.weights[c].toFixed(2).padStart(6)}`);
+    console.log(
+      `  ${name.padEnd(22)} off-topic ${models.offTopic.weights[j].toFixed(2).padStart(6)}  answerable ${models.answerable.weights[j].toFixed(2).padStart(6)}  correct ${c < 0 ? '     —' : models.correct.weights[c].toFixed(2).padStart(6)}`,
+    );
   });
   if (values.write) {
     const held = figures(rows, decisions);
     const summary = [
-      `Fitted ${new Date().toISOString().slice(0, 10)} on ${rows.length} rows (${Object.entries(held).map(([s, f]) => `${s} ${f.questions}`).join(', ')}).`,
+      `Fitted ${new Date().toISOString().slice(0, 10)} on ${rows.length} rows (${Object.entries(held)
+        .map(([s, f]) => `${s} ${f.questions}`)
+        .join(', ')}).`,
       `Held-out (${k} folds): ${Object.entries(held)
         .filter(([s]) => s === 'dev-v2' || s.startsWith('off-topic'))
-        .map(([s, f]) => (f.answerable ? `${s}: false refusals ${pct(f.falseRefusals, f.answerable)}, unanswerable refused ${f.unanswerableRefused}/${f.unanswerable}, high right ${f.highRight}/${f.high}` : `${s}: flagged off-topic ${pct(f.flaggedOffTopic, f.questions)}`))
+        .map(([s, f]) =>
+          f.answerable
+            ? `${s}: false refusals ${pct(f.falseRefusals, f.answerable)}, unanswerable refused ${f.unanswerableRefused}/${f.unanswerable}, high right ${f.highRight}/${f.high}`
+            : `${s}: flagged off-topic ${pct(f.flaggedOffTopic, f.questions)}`,
+        )
         .join('; ')}.`,
     ].join('\n');
     const out = join(ROOT, 'widget/loop/answerability-weights.ts');

@@ -64,8 +64,7 @@ function grid(methods: readonly FusionMethod[]): Config[] {
   return out;
 }
 
-const label = (c: Config) =>
-  `${c.fusion === 'rrf' ? `RRF k ${c.rrfK}` : 'min-max'}, BM25 weight ${c.bm25Weight}, pools ${c.bm25Pool} BM25 / ${c.vectorPool} vector`;
+const label = (c: Config) => `${c.fusion === 'rrf' ? `RRF k ${c.rrfK}` : 'min-max'}, BM25 weight ${c.bm25Weight}, pools ${c.bm25Pool} BM25 / ${c.vectorPool} vector`;
 const sameConfig = (a: Config, b: Config) =>
   a.fusion === b.fusion && a.bm25Weight === b.bm25Weight && a.bm25Pool === b.bm25Pool && a.vectorPool === b.vectorPool && (a.fusion === 'minmax' || a.rrfK === b.rrfK);
 
@@ -184,7 +183,11 @@ function stratifiedFolds(pools: readonly Pool[], k: number, seed: number): numbe
   const folds = new Array<number>(pools.length);
   for (const set of SETS) {
     const members = pools.map((p, i) => ({ p, i })).filter(({ p }) => p.set === set);
-    const assigned = assignFolds(members.map(({ p }) => p.id), k, seed);
+    const assigned = assignFolds(
+      members.map(({ p }) => p.id),
+      k,
+      seed,
+    );
     members.forEach(({ i }, j) => (folds[i] = assigned[j]));
   }
   return folds;
@@ -192,10 +195,17 @@ function stratifiedFolds(pools: readonly Pool[], k: number, seed: number): numbe
 
 function bySet(pools: readonly Pool[], ranks: readonly Rank[], which?: readonly number[]): Record<SetName, Figures> {
   const keep = which ? new Set(which) : null;
-  return Object.fromEntries(SETS.map((s) => [s, figures(pools.map((p, i) => ({ p, i })).filter(({ p, i }) => p.set === s && (!keep || keep.has(i))).map(({ i }) => ranks[i]))])) as Record<
-    SetName,
-    Figures
-  >;
+  return Object.fromEntries(
+    SETS.map((s) => [
+      s,
+      figures(
+        pools
+          .map((p, i) => ({ p, i }))
+          .filter(({ p, i }) => p.set === s && (!keep || keep.has(i)))
+          .map(({ i }) => ranks[i]),
+      ),
+    ]),
+  ) as Record<SetName, Figures>;
 }
 
 /** Held-out ranks: on each fold, the grid point that scores best on the other folds ranks it. */
@@ -257,7 +267,12 @@ async function collect(set: SetName, index: LoadedIndex, file: string, route: bo
   const aliases = aliasMap(index.documents);
   const twins = twinLookup(index.documents, index.chunks);
   const questions = (await loadQuestions(file)).filter((q) => q.answerable);
-  const vectors = await queryVectors(index, questions.map((q) => q.question), modelDir, cacheFile);
+  const vectors = await queryVectors(
+    index,
+    questions.map((q) => q.question),
+    modelDir,
+    cacheFile,
+  );
   return questions.map((q) => {
     const queryVector = vectors.get(q.question)!;
     const base = { route, queryVector };
@@ -310,11 +325,30 @@ async function main(): Promise<void> {
   };
   const unfitted: Config = { fusion: 'minmax', bm25Weight: 0.5, rrfK: 60, bm25Pool: 150, vectorPool: 150 };
   const unfittedRanks = table[configs.findIndex((c) => sameConfig(c, unfitted))];
-  const indexes = (method: FusionMethod | null) => configs.map((c, i) => ({ c, i })).filter(({ c }) => method === null || c.fusion === method).map(({ i }) => i);
+  const indexes = (method: FusionMethod | null) =>
+    configs
+      .map((c, i) => ({ c, i }))
+      .filter(({ c }) => method === null || c.fusion === method)
+      .map(({ i }) => i);
   const fitted = Object.fromEntries(
-    ([['minmax', 'minmax'], ['rrf', 'rrf'], ['either', null]] as const).map(([name, method]) => {
+    (
+      [
+        ['minmax', 'minmax'],
+        ['rrf', 'rrf'],
+        ['either', null],
+      ] as const
+    ).map(([name, method]) => {
       const which = indexes(method);
-      return [name, crossValidate(pools, which.map((i) => configs[i]), which.map((i) => table[i]), folds, k)];
+      return [
+        name,
+        crossValidate(
+          pools,
+          which.map((i) => configs[i]),
+          which.map((i) => table[i]),
+          folds,
+          k,
+        ),
+      ];
     }),
   ) as Record<'minmax' | 'rrf' | 'either', ReturnType<typeof crossValidate>>;
 
@@ -373,7 +407,7 @@ async function main(): Promise<void> {
       inSample,
       top: scored.slice(0, 10).map((s) => ({ ...s.c, objective: s.score })),
     };
-    await writeFile(values.write, JSON.stringify(result, roundNumbers, 2) + '\n');
+    await writeFile(values.write, `${JSON.stringify(result, roundNumbers, 2)}\n`);
     console.log(`\nwrote ${values.write}`);
   }
 }

@@ -17,16 +17,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import {
-  candidateFeatures,
-  PAGE_FEATURE_GROUPS,
-  PAGE_FEATURES,
-  pageScore,
-  type PageFeature,
-  type PageFeatureGroup,
-  type PageRerankModel,
-  type RerankContext,
-} from './fit/page-features.ts';
+import { candidateFeatures, PAGE_FEATURE_GROUPS, PAGE_FEATURES, pageScore, type PageFeature, type PageFeatureGroup, type PageRerankModel, type RerankContext } from './fit/page-features.ts';
 import { Retriever } from '../../widget/core/retrieval/retriever.ts';
 import { wordIdf } from '../../widget/loop/evidence.ts';
 import { contentWords } from '../../widget/loop/terms.ts';
@@ -131,7 +122,11 @@ function crossValidate(pools: readonly QuestionPool[], folds: readonly number[],
   const ranks = new Array<{ strict: number | null; twins: number | null }>(pools.length);
   const perFold: Figures[] = [];
   for (let f = 0; f < k; f++) {
-    const m = fit(pools.filter((_, i) => folds[i] !== f), features, l2);
+    const m = fit(
+      pools.filter((_, i) => folds[i] !== f),
+      features,
+      l2,
+    );
     const held = pools.map((_, i) => i).filter((i) => folds[i] === f);
     for (const i of held) ranks[i] = rank(pools[i], m);
     perFold.push(figures(held.filter((i) => pools[i].set === 'dev-v2').map((i) => ranks[i])));
@@ -148,7 +143,12 @@ function line(label: string, f: Figures): string {
 const HEADER = `${'ranking'.padEnd(44)}    n | strict: hit@1 hit@5 hit@10 hit@30 MRR | twins count: hit@1 hit@5 hit@10 hit@30 MRR`;
 
 function bySet(pools: readonly QuestionPool[], ranks: readonly { strict: number | null; twins: number | null }[], set: string): Figures {
-  return figures(pools.map((p, i) => ({ p, r: ranks[i] })).filter(({ p }) => p.set === set).map(({ r }) => r));
+  return figures(
+    pools
+      .map((p, i) => ({ p, r: ranks[i] }))
+      .filter(({ p }) => p.set === set)
+      .map(({ r }) => r),
+  );
 }
 
 async function main(): Promise<void> {
@@ -172,14 +172,27 @@ async function main(): Promise<void> {
     ...collect('dev-v3', harel, await loadQuestions(join(DATA, 'harel/questions/dev-v3.json')), true),
   ];
   const heq = collect('heq', await readIndexFolder(values.heq!), await loadQuestions(join(DATA, 'heq/heq_v1.1_val.json')), false);
-  const folds = assignFolds(pools.map((p) => `${p.set}/${p.id}`), k, 7);
+  const folds = assignFolds(
+    pools.map((p) => `${p.set}/${p.id}`),
+    k,
+    7,
+  );
   const withPositive = pools.filter((p) => p.positive.some(Boolean)).length;
   console.log(`${pools.length} answerable questions (${withPositive} with a gold page among their first pages); ${k} folds; L2 ${l2}`);
 
   const full = crossValidate(pools, folds, k, PAGE_FEATURES, l2);
   for (const set of ['dev-v2', 'dev-v3']) {
     console.log(`\n${set}, held-out\n${HEADER}`);
-    console.log(line('first stage (fixed pool, one result per page)', bySet(pools, pools.map((p) => rank(p, null)), set)));
+    console.log(
+      line(
+        'first stage (fixed pool, one result per page)',
+        bySet(
+          pools,
+          pools.map((p) => rank(p, null)),
+          set,
+        ),
+      ),
+    );
     console.log(line('+ page reranker, all features', bySet(pools, full.ranks, set)));
   }
   console.log(`\ndev-v2 by fold (held-out)\n${HEADER}`);

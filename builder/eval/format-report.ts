@@ -9,8 +9,7 @@ function row(label: string, n: number, file: LevelMetrics, page: LevelMetrics): 
   return `${label.padEnd(26)} ${String(n).padStart(4)}  ${pct(file['hit@1'])} ${pct(file['hit@5'])} ${pct(file['hit@10'])} ${num(file.mrr)}  ${pct(page['hit@1'])} ${pct(page['hit@5'])} ${pct(page['hit@10'])} ${num(page.mrr)}`;
 }
 
-export const TABLE_HEADER =
-  `${''.padEnd(26)} ${'n'.padStart(4)}  ${'file: h@1'.padStart(6)}   h@5   h@10    mrr   page: h@1  h@5   h@10    mrr`;
+export const TABLE_HEADER = `${''.padEnd(26)} ${'n'.padStart(4)}  ${'file: h@1'.padStart(6)}   h@5   h@10    mrr   page: h@1  h@5   h@10    mrr`;
 
 export function formatLevelRow(label: string, n: number, file: LevelMetrics, page: LevelMetrics): string {
   return row(label, n, file, page);

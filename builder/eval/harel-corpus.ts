@@ -52,7 +52,11 @@ export function hasHarelData(dataDir = HAREL_DATA_DIR): boolean {
  */
 export function routerDoc(doc: CorpusDocument): { domain: string; title: string; headings: string[]; text: string } {
   const name = (doc.file.split('/').pop() ?? doc.file).replace(/\.(pdf|txt|html?|aspx|json)$/gi, '').replace(/[-_]+/g, ' ');
-  const firstLine = (doc.pages[0]?.text ?? '').split('\n').map((l) => l.trim()).find(Boolean) ?? '';
+  const firstLine =
+    (doc.pages[0]?.text ?? '')
+      .split('\n')
+      .map((l) => l.trim())
+      .find(Boolean) ?? '';
   const title = `${name}\n${firstLine.split(' | ')[0].slice(0, 150)}`;
   const headings: string[] = [];
   for (const page of doc.pages) {

@@ -74,11 +74,7 @@ export function groupMetrics(scores: readonly QuestionScore[]): GroupMetrics {
 }
 
 /** Metrics per value of a question attribute (domain, difficulty…), sorted by key. */
-export function metricsBy(
-  questions: readonly EvalQuestion[],
-  scores: readonly QuestionScore[],
-  key: (q: EvalQuestion) => string | null,
-): Record<string, GroupMetrics> {
+export function metricsBy(questions: readonly EvalQuestion[], scores: readonly QuestionScore[], key: (q: EvalQuestion) => string | null): Record<string, GroupMetrics> {
   const groups = new Map<string, QuestionScore[]>();
   questions.forEach((q, i) => {
     const k = key(q) ?? '(none)';

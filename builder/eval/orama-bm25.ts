@@ -27,7 +27,6 @@ export const BM25_SCHEMA = {
 
 export type Bm25Database = Orama<typeof BM25_SCHEMA>;
 
-
 /** The tokenizer of the reference index: ours behind Orama's interface. */
 export function bm25Tokenizer(retrieval: Pick<RetrievalDefaults, 'termMatch'>): Tokenizer {
   return createOramaTokenizer({ wholeTerms: retrieval.termMatch === 'whole' });
@@ -80,7 +79,7 @@ export function createBm25IndexComponent(): OramaIndexComponent {
       const matches = new Map<number, Map<string, number>>();
       for (const prop of properties) {
         const tree = store.indexes[prop];
-        if (!tree || tree.type !== 'Radix') continue;
+        if (tree?.type !== 'Radix') continue;
         for (const token of tokens) {
           const ids = exactPostings(tree.node as unknown as RadixNode, token);
           if (ids) base.calculateResultScores(store, prop, token, ids as never, docsCount, relevance, results as never, boosts[prop] ?? 1, whereFiltersIDs, matches as never);
@@ -127,12 +126,7 @@ function createDatabase(tokenizer: Tokenizer): Bm25Database {
  * nothing: the chunk store already holds the text, and Orama scores from its own index, not from
  * the stored documents, so shipping them would only send the corpus twice.
  */
-export async function buildBm25State(
-  chunks: readonly Chunk[],
-  documents: readonly IndexedDocument[],
-  tokenizer: Tokenizer,
-  options: WorkOptions = {},
-): Promise<RawData> {
+export async function buildBm25State(chunks: readonly Chunk[], documents: readonly IndexedDocument[], tokenizer: Tokenizer, options: WorkOptions = {}): Promise<RawData> {
   const db = createDatabase(tokenizer);
   const rows = chunks.map((chunk, i) => ({
     id: String(i),

@@ -16,7 +16,10 @@ export interface RouterEvaluation {
 }
 
 export function evaluateRouter(model: RouterModel, questions: DevQuestion[], minConfidence = model.minConfidence): RouterEvaluation {
-  let correct = 0, top2 = 0, confident = 0, confidentCorrect = 0;
+  let correct = 0,
+    top2 = 0,
+    confident = 0,
+    confidentCorrect = 0;
   for (const q of questions) {
     const r = routeQuery(model, q.question, { minConfidence });
     const top = r.scores[0]?.domain;
@@ -45,7 +48,9 @@ function main(): void {
   const started = performance.now();
   const model = trainRouter(loadCorpus(dataDir).map(routerDoc));
   const json = JSON.stringify(model);
-  console.log(`trained in ${((performance.now() - started) / 1000).toFixed(1)} s: ${model.domains.length} domains, ${model.terms.length} terms, ${model.curated.length} curated phrases, JSON ${(json.length / 1024).toFixed(0)} KB (${(Buffer.byteLength(json) / 1024).toFixed(0)} KB UTF-8)`);
+  console.log(
+    `trained in ${((performance.now() - started) / 1000).toFixed(1)} s: ${model.domains.length} domains, ${model.terms.length} terms, ${model.curated.length} curated phrases, JSON ${(json.length / 1024).toFixed(0)} KB (${(Buffer.byteLength(json) / 1024).toFixed(0)} KB UTF-8)`,
+  );
 
   const sets: [string, DevQuestion[]][] = [
     ['dev-v2', loadQuestions('dev-v2', dataDir)],
@@ -55,7 +60,9 @@ function main(): void {
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
   for (const [name, questions] of sets) {
     const e = evaluateRouter(model, questions);
-    console.log(`${name}: ${e.total} questions, top-1 accuracy ${pct(e.accuracy)}, top-2 ${pct(e.top2Accuracy)}; at minConfidence ${model.minConfidence}: coverage ${pct(e.coverage)}, accuracy when confident ${pct(e.confidentAccuracy)}`);
+    console.log(
+      `${name}: ${e.total} questions, top-1 accuracy ${pct(e.accuracy)}, top-2 ${pct(e.top2Accuracy)}; at minConfidence ${model.minConfidence}: coverage ${pct(e.coverage)}, accuracy when confident ${pct(e.confidentAccuracy)}`,
+    );
   }
   const all = sets[2][1];
   console.log('threshold sweep (all questions): threshold coverage confident-accuracy');
@@ -68,7 +75,12 @@ function main(): void {
     const top = routeQuery(model, q.question).scores[0].domain;
     if (top !== q.domain) misses.set(`${q.domain}→${top}`, (misses.get(`${q.domain}→${top}`) ?? 0) + 1);
   }
-  console.log(`errors (expected→routed): ${[...misses.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  console.log(
+    `errors (expected→routed): ${[...misses.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) main();

@@ -7,19 +7,7 @@ import type { RouteResult } from '../../widget/core/retrieval/route.ts';
 import { rankedPages, type SearchMode } from '../../widget/core/retrieval/retriever.ts';
 import { throwIfAborted } from '../../widget/core/errors.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
-import {
-  aggregate,
-  groupMetrics,
-  lenientFileRank,
-  lenientPageRank,
-  metricsBy,
-  pageRank,
-  scoreQuestion,
-  type GroupMetrics,
-  type LevelMetrics,
-  type RankedPage,
-  type TwinLookup,
-} from './metrics.ts';
+import { aggregate, groupMetrics, lenientFileRank, lenientPageRank, metricsBy, pageRank, scoreQuestion, type GroupMetrics, type LevelMetrics, type RankedPage, type TwinLookup } from './metrics.ts';
 import type { EvalQuestion } from './questions.ts';
 
 export interface RoutingMetrics {
@@ -153,7 +141,11 @@ const SUPPORT_PAGES = 5;
 
 /** Pages referred to by the passages on the first `pages` ranked pages, in order, without repeats. */
 function referencedPages(hits: EvalSearchResult['hits'], pages: number): QuestionRecord['referencedPages'] {
-  const top = new Set(rankedPages(hits).slice(0, pages).map((p) => `${p.file}\u0000${p.page}`));
+  const top = new Set(
+    rankedPages(hits)
+      .slice(0, pages)
+      .map((p) => `${p.file}\u0000${p.page}`),
+  );
   const seen = new Set<string>();
   const out: QuestionRecord['referencedPages'] = [];
   for (const h of hits) {
@@ -193,8 +185,7 @@ export async function runEval(
   options: WorkOptions & { k: number; mode: SearchMode; aliases?: ReadonlyMap<string, string>; twins?: TwinLookup },
 ): Promise<EvalReport> {
   const aliases = options.aliases;
-  const canonical = (q: EvalQuestion): EvalQuestion =>
-    aliases?.size ? { ...q, facts: q.facts.map((f) => f.map((r) => ({ ...r, file: aliases.get(r.file) ?? r.file }))) } : q;
+  const canonical = (q: EvalQuestion): EvalQuestion => (aliases?.size ? { ...q, facts: q.facts.map((f) => f.map((r) => ({ ...r, file: aliases.get(r.file) ?? r.file }))) } : q);
   const records: QuestionRecord[] = [];
   const support: { strict: boolean; lenient: boolean; rescued: boolean; rescuedLenient: boolean; any: boolean }[] = [];
   let done = 0;
@@ -208,10 +199,7 @@ export async function runEval(
     const fact = canonical(q).facts[0] ?? [];
     const twins = options.twins;
     const refs = referencedPages(result.hits, SUPPORT_PAGES);
-    const lenient =
-      q.answerable && twins
-        ? { file: lenientFileRank(fact, ranked, twins), page: lenientPageRank(fact, ranked, twins) }
-        : { file: score.fileRank, page: score.pageRank };
+    const lenient = q.answerable && twins ? { file: lenientFileRank(fact, ranked, twins), page: lenientPageRank(fact, ranked, twins) } : { file: score.fileRank, page: score.pageRank };
     records.push({
       id: q.id,
       question: q.question,
@@ -222,9 +210,7 @@ export async function runEval(
       pageRank: score.pageRank,
       fileRankLenient: lenient.file,
       pageRankLenient: lenient.page,
-      routed: result.route
-        ? { domain: result.route.domain, confidence: result.route.confidence, filtered: result.domainFilter !== null }
-        : null,
+      routed: result.route ? { domain: result.route.domain, confidence: result.route.confidence, filtered: result.domainFilter !== null } : null,
       ranked: result.hits.map((h) => ({ file: h.file, page: h.page, score: h.score, chunkId: h.chunkId, twin: h.twin ?? null, pageTwin: h.pageTwin ?? null })),
       referencedPages: refs,
       ms,
@@ -279,7 +265,16 @@ export async function runEval(
     },
     byDomain: metricsBy(answerableQuestions, scores, (q) => q.domain),
     byDifficulty: metricsBy(answerableQuestions, scores, (q) => q.difficulty),
-    latencyMs: { p50: percentile(records.map((r) => r.ms), 50), p95: percentile(records.map((r) => r.ms), 95) },
+    latencyMs: {
+      p50: percentile(
+        records.map((r) => r.ms),
+        50,
+      ),
+      p95: percentile(
+        records.map((r) => r.ms),
+        95,
+      ),
+    },
     perQuestion: records,
   };
 }

@@ -15,7 +15,14 @@ const started = performance.now();
 const perPage: number[] = [];
 const vocabulary = new Map<string, number>();
 const surfaceVocabulary = new Set<string>();
-let words = 0, hebrewWords = 0, strippedWords = 0, candidates = 0, dropped = 0, numbers = 0, latin = 0, chars = 0;
+let words = 0,
+  hebrewWords = 0,
+  strippedWords = 0,
+  candidates = 0,
+  dropped = 0,
+  numbers = 0,
+  latin = 0,
+  chars = 0;
 
 for (const doc of loadCorpus(dataDir)) {
   for (const page of doc.pages) {
@@ -50,6 +57,8 @@ console.log(`pages ${perPage.length}, characters ${chars}, words ${words} (Hebre
 console.log(`terms ${total}; per page mean ${(total / perPage.length).toFixed(0)}, median ${quantile(0.5)}, p90 ${quantile(0.9)}, max ${perPage[perPage.length - 1]}`);
 console.log(`words dropped (stop words, lone letters) ${pct(dropped, words)}`);
 console.log(`vocabulary: ${vocabulary.size} distinct terms, ${surfaceVocabulary.size} distinct surface terms, ${[...vocabulary.values()].filter((n) => n === 1).length} seen once`);
-console.log(`prefix stripping fired on ${pct(strippedWords, hebrewWords)} of Hebrew words, ${(candidates / Math.max(1, strippedWords)).toFixed(2)} candidates each; terms per word ${(total / words).toFixed(2)}`);
+console.log(
+  `prefix stripping fired on ${pct(strippedWords, hebrewWords)} of Hebrew words, ${(candidates / Math.max(1, strippedWords)).toFixed(2)} candidates each; terms per word ${(total / words).toFixed(2)}`,
+);
 console.log(`most frequent terms: ${top.map(([t, n]) => `${t}:${n}`).join(' ')}`);
-console.log(`time ${seconds.toFixed(1)} s (${((chars / 1e6) / seconds).toFixed(1)} M chars/s)`);
+console.log(`time ${seconds.toFixed(1)} s (${(chars / 1e6 / seconds).toFixed(1)} M chars/s)`);

@@ -151,7 +151,10 @@ function pageText(pages: readonly ParsedPage[]): string {
 /** The skipped files, one line each, for an error that has no summary to point to. */
 export function skippedList(skipped: readonly SkippedFile[]): string {
   if (skipped.length === 0) return '';
-  const shown = skipped.slice(0, 20).map((s) => `\n  - [${s.code}] ${s.reason}`).join('');
+  const shown = skipped
+    .slice(0, 20)
+    .map((s) => `\n  - [${s.code}] ${s.reason}`)
+    .join('');
   return `Every file was skipped:${shown}${skipped.length > 20 ? `\n  … and ${skipped.length - 20} more` : ''}`;
 }
 

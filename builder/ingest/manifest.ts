@@ -37,7 +37,10 @@ function readEntry(path: string, value: unknown): ManifestEntry {
 
 /** Keys are normalised to '/'-separated paths without a leading './'. */
 function normaliseKey(key: string): string {
-  return key.replace(/\\/g, '/').replace(/^(\.\/)+/, '').replace(/^\/+/, '');
+  return key
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '')
+    .replace(/^\/+/, '');
 }
 
 /** Parses manifest text; throws INVALID_MANIFEST (`file` names the manifest in the message). */

@@ -61,11 +61,7 @@ async function parsePdfFile(bytes: Uint8Array, file: string, parsePdf: PdfParser
   }
 }
 
-export async function parseFile(
-  bytes: Uint8Array,
-  file: string,
-  options: { parsePdf?: PdfParser; signal?: AbortSignal } = {},
-): Promise<ParsedFile> {
+export async function parseFile(bytes: Uint8Array, file: string, options: { parsePdf?: PdfParser; signal?: AbortSignal } = {}): Promise<ParsedFile> {
   const extension = extensionOf(file);
   const contentHash = sha256(bytes);
   switch (extension) {

@@ -43,10 +43,7 @@ const run = (word: string, n: number) => String.raw`((?:${word}[ \t]+){0,${n - 1
 const HE_EN = new RegExp(String.raw`${run(HEB, MAX_WORDS)}[ \t]*\([ \t]*${run(EN, 5)}[ \t]*\)`, 'g');
 const EN_HE = new RegExp(String.raw`${run(EN, 5)}[ \t]*\([ \t]*${run(HEB, MAX_WORDS)}[ \t]*\)`, 'g');
 const ACRONYM = /\(\s*([A-Z]{2,6}|[\u05D0-\u05EA]{1,4}"[\u05D0-\u05EA])\s*\)/g;
-const DEFINITION = new RegExp(
-  String.raw`"(${run(HEB, 3).slice(1, -1)})"[ \t]*[-–—:]?[ \t]*(?:פירושו|פירושה|משמעו|משמעה)[ \t]*[:\-–—]?[ \t]*(${run(HEB, 3).slice(1, -1)})[ \t]*(?=[.;]|$)`,
-  'gm',
-);
+const DEFINITION = new RegExp(String.raw`"(${run(HEB, 3).slice(1, -1)})"[ \t]*[-–—:]?[ \t]*(?:פירושו|פירושה|משמעו|משמעה)[ \t]*[:\-–—]?[ \t]*(${run(HEB, 3).slice(1, -1)})[ \t]*(?=[.;]|$)`, 'gm');
 const EN_DEFINITION = new RegExp(String.raw`"(${run(EN, 4).slice(1, -1)})"[ \t]+means[ \t]+(?:the[ \t]+|an?[ \t]+)?(${run(EN, 3).slice(1, -1)})[ \t]*(?=[.;]|$)`, 'gm');
 
 // A phrase starts where a sentence, a list item, a clause number or a quotation does.
@@ -156,26 +153,27 @@ export function* mineLexiconSteps(pages: Iterable<MinePage>, chunkTexts: readonl
   const maxWords = options.maxWords ?? MAX_WORDS;
   const pairs = new Map<string, { kind: MinedKind; docs: Set<number>; forms: [Map<string, number>, Map<string, number>]; terms: [string[], string[]] }>();
   // extractCandidates reads line by line: a page's lines one at a time give the same candidates.
-  for (const page of pages) for (const line of page.text.split('\n')) {
-    yield;
-    for (const c of extractCandidates(line)) {
-      const a = clean(c.phrases[0]);
-      const b = clean(c.phrases[1]);
-      if (!a || !b) continue;
-      if (a.text.split(' ').length > maxWords || b.text.split(' ').length > maxWords) continue;
-      const [ka, kb] = [key(a.terms), key(b.terms)];
-      // One side inside the other ("רכב" / "הרכב") adds nothing a prefix-aware tokenizer lacks.
-      if (a.terms.every((t) => b.terms.includes(t)) || b.terms.every((t) => a.terms.includes(t))) continue;
-      if (CURATED_KEYS.some((g) => g.has(ka) && g.has(kb))) continue;
-      const [first, second] = ka < kb ? [a, b] : [b, a];
-      const id = `${key(first.terms)}\u0000${key(second.terms)}`;
-      let entry = pairs.get(id);
-      if (!entry) pairs.set(id, (entry = { kind: c.kind, docs: new Set(), forms: [new Map(), new Map()], terms: [first.terms, second.terms] }));
-      entry.docs.add(page.doc);
-      entry.forms[0].set(first.text, (entry.forms[0].get(first.text) ?? 0) + 1);
-      entry.forms[1].set(second.text, (entry.forms[1].get(second.text) ?? 0) + 1);
+  for (const page of pages)
+    for (const line of page.text.split('\n')) {
+      yield;
+      for (const c of extractCandidates(line)) {
+        const a = clean(c.phrases[0]);
+        const b = clean(c.phrases[1]);
+        if (!a || !b) continue;
+        if (a.text.split(' ').length > maxWords || b.text.split(' ').length > maxWords) continue;
+        const [ka, kb] = [key(a.terms), key(b.terms)];
+        // One side inside the other ("רכב" / "הרכב") adds nothing a prefix-aware tokenizer lacks.
+        if (a.terms.every((t) => b.terms.includes(t)) || b.terms.every((t) => a.terms.includes(t))) continue;
+        if (CURATED_KEYS.some((g) => g.has(ka) && g.has(kb))) continue;
+        const [first, second] = ka < kb ? [a, b] : [b, a];
+        const id = `${key(first.terms)}\u0000${key(second.terms)}`;
+        let entry = pairs.get(id);
+        if (!entry) pairs.set(id, (entry = { kind: c.kind, docs: new Set(), forms: [new Map(), new Map()], terms: [first.terms, second.terms] }));
+        entry.docs.add(page.doc);
+        entry.forms[0].set(first.text, (entry.forms[0].get(first.text) ?? 0) + 1);
+        entry.forms[1].set(second.text, (entry.forms[1].get(second.text) ?? 0) + 1);
+      }
     }
-  }
   const needed = new Set([...pairs.values()].flatMap((e) => [...e.terms[0], ...e.terms[1]]));
   const df = new Map<string, number>();
   for (const text of chunkTexts) {

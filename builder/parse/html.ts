@@ -10,16 +10,67 @@ type Node = DefaultTreeAdapterTypes.Node;
 type Element = DefaultTreeAdapterTypes.Element;
 
 const DROPPED_TAGS = new Set([
-  'script', 'style', 'noscript', 'nav', 'header', 'footer', 'aside', 'form', 'svg', 'iframe', 'template',
-  'button', 'select', 'textarea', 'input', 'dialog', 'canvas', 'video', 'audio', 'object', 'embed', 'head',
+  'script',
+  'style',
+  'noscript',
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'form',
+  'svg',
+  'iframe',
+  'template',
+  'button',
+  'select',
+  'textarea',
+  'input',
+  'dialog',
+  'canvas',
+  'video',
+  'audio',
+  'object',
+  'embed',
+  'head',
 ]);
 const DROPPED_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'search', 'menu', 'menubar', 'dialog', 'alertdialog']);
 // Class/id words of site chrome; matched as whole dash/underscore-separated words so "menu" does
 // not drop "menuhin" and "nav" does not drop "canvas-text".
-const CHROME_WORDS = /(?:^|[\s_-])(cookies?|consent|gdpr|menu|menus|navbar|nav|navigation|breadcrumbs?|skip-?link|skip-?to|sidebar|share|social|popup|modal|megamenu|site-?header|site-?footer)(?:$|[\s_-])/i;
+const CHROME_WORDS =
+  /(?:^|[\s_-])(cookies?|consent|gdpr|menu|menus|navbar|nav|navigation|breadcrumbs?|skip-?link|skip-?to|sidebar|share|social|popup|modal|megamenu|site-?header|site-?footer)(?:$|[\s_-])/i;
 const INLINE_TAGS = new Set([
-  'a', 'abbr', 'b', 'bdi', 'bdo', 'cite', 'code', 'data', 'del', 'dfn', 'em', 'font', 'i', 'ins', 'kbd', 'label',
-  'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var', 'wbr', 'img', 'big', 'nobr',
+  'a',
+  'abbr',
+  'b',
+  'bdi',
+  'bdo',
+  'cite',
+  'code',
+  'data',
+  'del',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'ins',
+  'kbd',
+  'label',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+  'var',
+  'wbr',
+  'img',
+  'big',
+  'nobr',
 ]);
 const HEADING = /^h([1-6])$/;
 

@@ -27,13 +27,19 @@ function inline(text: string): string {
 }
 
 function splitRow(line: string): string[] {
-  const trimmed = line.trim().replace(/^\|/, '').replace(/(?<!\\)\|$/, '');
-  return trimmed.split(/(?<!\\)\|/).map((cell) => inline(cell.replace(/\\\|/g, '|'))).filter(Boolean);
+  const trimmed = line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/(?<!\\)\|$/, '');
+  return trimmed
+    .split(/(?<!\\)\|/)
+    .map((cell) => inline(cell.replace(/\\\|/g, '|')))
+    .filter(Boolean);
 }
 
 function isTableLine(line: string, next: string | undefined, inTable: boolean): boolean {
   if (!line.includes('|')) return false;
-  return inTable || line.trim().startsWith('|') || (next !== undefined && next.includes('|') && next.includes('-') && TABLE_SEPARATOR.test(next));
+  return inTable || line.trim().startsWith('|') || (!!next?.includes('|') && next.includes('-') && TABLE_SEPARATOR.test(next));
 }
 
 export function parseMarkdown(md: string, file: string): ParsedPage[] {

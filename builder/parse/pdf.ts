@@ -64,9 +64,9 @@ async function openDocument(bytes: Uint8Array, file: string): Promise<{ doc: Loa
   const task = pdfjs.getDocument({
     // pdf.js transfers (detaches) the buffer it is given: hand it a copy.
     data: bytes.slice(),
-    cMapUrl: join(PDFJS_ROOT, 'cmaps') + '/',
+    cMapUrl: `${join(PDFJS_ROOT, 'cmaps')}/`,
     cMapPacked: true,
-    standardFontDataUrl: join(PDFJS_ROOT, 'standard_fonts') + '/',
+    standardFontDataUrl: `${join(PDFJS_ROOT, 'standard_fonts')}/`,
     ...NO_EVAL,
     useWorkerFetch: false,
     disableFontFace: true,

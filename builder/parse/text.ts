@@ -8,8 +8,22 @@ import type { Block, ParsedPage } from '../../widget/core/schema.ts';
 import { finishNow, type Steps } from '../pipeline/pace.ts';
 
 const NAMED_ENTITIES: Record<string, string> = {
-  amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', nbsp: ' ', shy: '', ndash: '–', mdash: '—',
-  lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', hellip: '…', laquo: '«', raquo: '»',
+  amp: '&',
+  quot: '"',
+  apos: "'",
+  lt: '<',
+  gt: '>',
+  nbsp: ' ',
+  shy: '',
+  ndash: '–',
+  mdash: '—',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+  hellip: '…',
+  laquo: '«',
+  raquo: '»',
 };
 
 /**
@@ -33,22 +47,54 @@ function cleanLine(line: string): string {
 
 // Names policy documents use for their top-level parts, Hebrew and English, optionally numbered.
 const CHAPTER = /^(פרק|חלק|נספח|chapter|part|section|appendix|schedule)\s+[\w\u05D0-\u05EA'"׳״.-]{1,6}(\s*[-–:]\s*.*)?$/i;
-const SECTION_NAMES = new Set(
-  [
-    'definitions', 'exclusions', 'general exclusions', 'cover', 'coverage', 'what is covered', 'what is not covered',
-    'claims', 'making a claim', 'general conditions', 'special conditions', 'conditions', 'preamble', 'introduction',
-    'table of contents', 'contents', 'policy schedule', 'the schedule', 'important information',
-    'הגדרות', 'חריגים', 'חריגים כלליים', 'סייגים', 'סייגים כלליים', 'כיסויים', 'כיסוי', 'הכיסוי', 'הכיסויים',
-    'תנאים כלליים', 'תנאים מיוחדים', 'תביעות', 'הגשת תביעה', 'מבוא', 'הקדמה', 'תוכן עניינים', 'דף פרטי הביטוח',
-  ],
-);
+const SECTION_NAMES = new Set([
+  'definitions',
+  'exclusions',
+  'general exclusions',
+  'cover',
+  'coverage',
+  'what is covered',
+  'what is not covered',
+  'claims',
+  'making a claim',
+  'general conditions',
+  'special conditions',
+  'conditions',
+  'preamble',
+  'introduction',
+  'table of contents',
+  'contents',
+  'policy schedule',
+  'the schedule',
+  'important information',
+  'הגדרות',
+  'חריגים',
+  'חריגים כלליים',
+  'סייגים',
+  'סייגים כלליים',
+  'כיסויים',
+  'כיסוי',
+  'הכיסוי',
+  'הכיסויים',
+  'תנאים כלליים',
+  'תנאים מיוחדים',
+  'תביעות',
+  'הגשת תביעה',
+  'מבוא',
+  'הקדמה',
+  'תוכן עניינים',
+  'דף פרטי הביטוח',
+]);
 const CLAUSE_PREFIX = /^(?:\(?\d{1,3}(?:\.\d{1,3})*[.)]?|\(?[\u05D0-\u05EA][.)]|\([a-z]{1,4}\)|[a-z][.)]|סעיף\s+\d+(?:\.\d+)*[.:]?)\s+/i;
 const BULLET = /^[•▪●◦■□➢►\-–*]\s+/;
 const FINAL_PUNCTUATION = /[.,;:!?]$/;
 const LETTER = /[A-Za-z\u05D0-\u05EA]/;
 
 function stripNumbering(line: string): string {
-  return line.replace(CLAUSE_PREFIX, '').replace(/[:：]\s*$/, '').trim();
+  return line
+    .replace(CLAUSE_PREFIX, '')
+    .replace(/[:：]\s*$/, '')
+    .trim();
 }
 
 export function isClauseStart(line: string): boolean {
@@ -78,7 +124,7 @@ function isShortTitleLike(line: string): boolean {
   if (line.length > 70 || words.length > 10) return false;
   if (FINAL_PUNCTUATION.test(line) || !LETTER.test(line) || line.includes(';')) return false;
   // Hebrew PDF text extracted in visual order carries its final punctuation at the start.
-  if (/^[.,;:!?\-–)(\]\[]/.test(line)) return false;
+  if (/^[.,;:!?\-–)(\][]/.test(line)) return false;
   // One short word ("And", "לבין" between the parties of a preamble) is a connective, not a title.
   if (words.length === 1 && line.replace(/[^\p{L}]/gu, '').length < 5) return false;
   // English continuation lines of a wrapped sentence start lowercase.

@@ -25,7 +25,10 @@ function isTitleLike(line: string): boolean {
  * HTML `<title>`, "Page name | Site name", run into the body: the part before the bar is the name.
  */
 export function deriveTitle(pages: readonly ParsedPage[], file: string): string {
-  const top = pages.flatMap((p) => p.blocks).filter((b) => b.text.trim()).slice(0, BLOCKS_SEARCHED);
+  const top = pages
+    .flatMap((p) => p.blocks)
+    .filter((b) => b.text.trim())
+    .slice(0, BLOCKS_SEARCHED);
   const heading = top.find((b) => b.type === 'heading' && isTitleLike(b.text.replace(/\s+/g, ' ').trim()));
   if (heading) return heading.text.replace(/\s+/g, ' ').trim();
   for (const block of top) {

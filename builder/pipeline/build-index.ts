@@ -233,7 +233,13 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
 
     onProgress?.({ step: 'lexicon', done: 0, total: 1 });
     const pages = parsed.flatMap((doc, d) => doc.pages.map((p) => ({ doc: d, text: p.blocks.map((b) => b.text).join('\n') })));
-    const lexicon = await runSteps(mineLexiconSteps(pages, chunks.map((c) => c.text)), signal);
+    const lexicon = await runSteps(
+      mineLexiconSteps(
+        pages,
+        chunks.map((c) => c.text),
+      ),
+      signal,
+    );
     onProgress?.({ step: 'lexicon', done: 1, total: 1 });
 
     onProgress?.({ step: 'route', done: 0, total: 1 });

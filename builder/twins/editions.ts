@@ -170,7 +170,7 @@ function* pairEditionsSteps(documents: readonly EditionDocument[], options: Edit
     yield;
     if (scripts[i] === 'hebrew' || numbers[i].size < o.minSharedNumbers) continue;
     const ranked = documents
-      .map((h, j) => ({ j, ...jaccard(numbers[i], numbers[j]) }))
+      .map((_h, j) => ({ j, ...jaccard(numbers[i], numbers[j]) }))
       .filter(({ j }) => j !== i && scripts[j] === 'hebrew' && documents[j].domain === d.domain)
       .sort((x, y) => y.similarity - x.similarity || x.j - y.j);
     const [first, second] = ranked;
@@ -211,7 +211,13 @@ export function* alignEditionsSteps(documents: readonly EditionDocument[], optio
     const aligned = alignPages(na, nb, o);
     for (const [i, j] of aligned) link(i, j);
     for (const [i, j] of aligned) {
-      for (const [x, y] of [[i, j - 1], [i, j + 1], [i - 1, j], [i + 1, j]]) if (spills(x, y)) link(x, y);
+      for (const [x, y] of [
+        [i, j - 1],
+        [i, j + 1],
+        [i - 1, j],
+        [i + 1, j],
+      ])
+        if (spills(x, y)) link(x, y);
     }
   }
   return links;

@@ -173,9 +173,7 @@ export async function recoverOut(outDir: string, log: (message: string) => void 
       syncDir(parent);
       restored = true;
       leftovers.splice(leftovers.indexOf(previous), 1);
-      say(
-        `restored ${outDir} from ${previous.name}: a build (process ${previous.pid}) was stopped while it swapped folders, and that is the index ${outDir} held before it`,
-      );
+      say(`restored ${outDir} from ${previous.name}: a build (process ${previous.pid}) was stopped while it swapped folders, and that is the index ${outDir} held before it`);
     }
   }
   for (const l of leftovers) {

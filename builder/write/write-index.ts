@@ -64,11 +64,7 @@ export function countPages(documents: readonly IndexedDocument[]): number {
   return documents.reduce((n, d) => n + d.pageCount, 0);
 }
 
-export function buildManifest(
-  contents: IndexContents,
-  files: Partial<Record<IndexFileRole, IndexFileEntry>>,
-  createdAt: Date,
-): IndexManifest {
+export function buildManifest(contents: IndexContents, files: Partial<Record<IndexFileRole, IndexFileEntry>>, createdAt: Date): IndexManifest {
   const byDomain: IndexManifest['counts']['byDomain'] = {};
   const byLang: IndexManifest['counts']['byLang'] = {};
   for (const doc of contents.documents) {
@@ -82,7 +78,11 @@ export function buildManifest(
   }
   // A changed site block is a new build: a reader that keeps builds by id would keep the old one.
   const buildId = createHash('sha256')
-    .update(Object.values(files).map((f) => f!.sha256).join(',') + (contents.site ? `,site:${JSON.stringify(contents.site)}` : ''))
+    .update(
+      Object.values(files)
+        .map((f) => f!.sha256)
+        .join(',') + (contents.site ? `,site:${JSON.stringify(contents.site)}` : ''),
+    )
     .digest('hex')
     .slice(0, 16);
   return {
@@ -181,7 +181,7 @@ export async function writeIndex(outDir: string, contents: IndexContents, now = 
       onProgress?.({ step: 'write', done: i + 1, total, detail: path });
     }
     const manifest = buildManifest(contents, files, now);
-    await writeDurably(join(temp, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+    await writeDurably(join(temp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     // The last point where a cancel is honoured: from here the new build goes in.
     throwIfAborted(signal);
     const old = swapInto(temp, target);

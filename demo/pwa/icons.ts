@@ -37,12 +37,7 @@ export function encodePng(width: number, height: number, rgba: Uint8Array): Buff
   ihdr.set([8, 6, 0, 0, 0], 8);
   const raw = Buffer.alloc((width * 4 + 1) * height);
   for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * width * 4, (y + 1) * width * 4), y * (width * 4 + 1) + 1);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', ihdr),
-    chunk('IDAT', deflateSync(raw, { level: 9 })),
-    chunk('IEND', new Uint8Array()),
-  ]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw, { level: 9 })), chunk('IEND', new Uint8Array())]);
 }
 
 /** Signed distance to a rounded rectangle centred at (cx, cy), in the same units. */
@@ -63,7 +58,8 @@ function tail(x: number, y: number): number {
   let d = Infinity;
   let sides = 0;
   for (const [ax, ay, bx, by] of edges) {
-    const ex = bx - ax, ey = by - ay;
+    const ex = bx - ax,
+      ey = by - ay;
     const t = Math.max(0, Math.min(1, ((x - ax) * ex + (y - ay) * ey) / (ex * ex + ey * ey)));
     d = Math.min(d, Math.hypot(x - ax - t * ex, y - ay - t * ey));
     sides += Math.sign((x - ax) * ey - (y - ay) * ex);

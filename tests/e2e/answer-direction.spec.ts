@@ -83,23 +83,39 @@ function answerLayout(page: Page): Promise<AnswerLayout> {
       const endMarker = last instanceof HTMLElement && last.matches('button.cite') ? box(last.getBoundingClientRect()) : null;
       const firstText = first?.nodeType === Node.TEXT_NODE ? (first as Text) : null;
       const at = firstText ? firstText.data.indexOf('“') : -1;
-      const openingMark = firstText && at >= 0 && !firstText.data.slice(0, at).trim()
-        ? rangeBox((r) => { r.setStart(firstText, at); r.setEnd(firstText, at + 1); })
-        : null;
+      const openingMark =
+        firstText && at >= 0 && !firstText.data.slice(0, at).trim()
+          ? rangeBox((r) => {
+              r.setStart(firstText, at);
+              r.setEnd(firstText, at + 1);
+            })
+          : null;
       // "label: value [n]": the colon is in the engine's text, between the label and the value.
       let label = null;
       let value = null;
       const colonNode = [...line.childNodes].find((n): n is Text => n.nodeType === Node.TEXT_NODE && (n as Text).data.includes(':'));
       if (colonNode && endMarker) {
         const colon = colonNode.data.indexOf(':');
-        label = rangeBox((r) => { r.setStart(line, 0); r.setEnd(colonNode, colon); });
-        value = rangeBox((r) => { r.setStart(colonNode, colon + 1); r.setEndBefore(last!); });
+        label = rangeBox((r) => {
+          r.setStart(line, 0);
+          r.setEnd(colonNode, colon);
+        });
+        value = rangeBox((r) => {
+          r.setStart(colonNode, colon + 1);
+          r.setEndBefore(last!);
+        });
       }
       const quotes = [...line.querySelectorAll('bdi')].map((bdi) => {
         const text = [...bdi.childNodes].find((n): n is Text => n.nodeType === Node.TEXT_NODE)!;
         const words: { word: string; box: ReturnType<typeof box> }[] = [];
         for (const match of text.data.matchAll(/\S+/g)) {
-          words.push({ word: match[0], box: rangeBox((r) => { r.setStart(text, match.index!); r.setEnd(text, match.index! + match[0].length); }) });
+          words.push({
+            word: match[0],
+            box: rangeBox((r) => {
+              r.setStart(text, match.index!);
+              r.setEnd(text, match.index! + match[0].length);
+            }),
+          });
         }
         return { text: text.data, dir: getComputedStyle(bdi).direction, words };
       });
@@ -124,7 +140,10 @@ function expectMarkersEndLines(lines: LineLayout[], dir: Dir): void {
   expect(ending.length, 'lines that end with a marker').toBeGreaterThan(0);
   for (const line of ending) {
     const marker = line.endMarker!;
-    expect(line.boxes.every((b) => b.top < marker.bottom), `${line.text}: the marker is on the last row`).toBe(true);
+    expect(
+      line.boxes.every((b) => b.top < marker.bottom),
+      `${line.text}: the marker is on the last row`,
+    ).toBe(true);
     const row = rowOf(line.boxes, marker);
     if (dir === 'rtl') expect(marker.left, `${line.text}: the marker is leftmost`).toBeLessThanOrEqual(Math.min(...row.map((b) => b.left)) + EPS);
     else expect(marker.right, `${line.text}: the marker is rightmost`).toBeGreaterThanOrEqual(Math.max(...row.map((b) => b.right)) - EPS);
@@ -137,7 +156,10 @@ function expectOpeningMarksStartLines(lines: LineLayout[], dir: Dir): void {
   expect(quoting.length, 'lines that open a quote').toBeGreaterThan(0);
   for (const line of quoting) {
     const mark = line.openingMark!;
-    expect(line.boxes.every((b) => b.bottom > mark.top), `${line.text}: the mark is on the first row`).toBe(true);
+    expect(
+      line.boxes.every((b) => b.bottom > mark.top),
+      `${line.text}: the mark is on the first row`,
+    ).toBe(true);
     const row = rowOf(line.boxes, mark);
     if (dir === 'rtl') expect(mark.right, `${line.text}: the mark is rightmost`).toBeGreaterThanOrEqual(Math.max(...row.map((b) => b.right)) - EPS);
     else expect(mark.left, `${line.text}: the mark is leftmost`).toBeLessThanOrEqual(Math.min(...row.map((b) => b.left)) + EPS);
@@ -264,10 +286,13 @@ test.describe('new answers in view', () => {
   });
 
   test('three questions asked at once through el.ask(): the last answer is in view', async ({ page }) => {
-    await page.evaluate(async (qs) => {
-      const el = document.querySelector('harel-chat')!;
-      await Promise.all(qs.map((q) => el.ask(q)));
-    }, [FACT_QUESTIONS.he.question, FACT_QUESTIONS.en.question, ENGLISH_QUOTE.question]);
+    await page.evaluate(
+      async (qs) => {
+        const el = document.querySelector('harel-chat')!;
+        await Promise.all(qs.map((q) => el.ask(q)));
+      },
+      [FACT_QUESTIONS.he.question, FACT_QUESTIONS.en.question, ENGLISH_QUOTE.question],
+    );
     await expect.poll(() => lastAnswerPlace(page)).toMatchObject({ inView: true, overflows: true });
   });
 

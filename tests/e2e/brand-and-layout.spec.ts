@@ -34,6 +34,7 @@ async function bareElement(page: Page, attributes: Record<string, string> = {}):
 
 /** The text a customer sees in the panel (hidden elements excluded). */
 function visibleText(page: Page): Promise<string> {
+  // biome-ignore lint/performance/useDomNodeTextContent: innerText is the point: it leaves out what CSS hides.
   return page.evaluate(() => (document.querySelector('harel-chat')!.shadowRoot!.querySelector('.panel') as HTMLElement).innerText);
 }
 
@@ -232,11 +233,14 @@ test('an English source in the Hebrew interface: its title is isolated and named
 
   // A marker is no taller than the line it sits in, and is not raised above it.
   const reply = page.locator('harel-chat article.msg.assistant').last();
-  const marker = await reply.locator('button.cite').first().evaluate((el) => {
-    const style = getComputedStyle(el);
-    const host = el.closest('p, li') ?? el.parentElement!;
-    return { height: el.getBoundingClientRect().height, line: parseFloat(getComputedStyle(host).lineHeight), align: style.verticalAlign };
-  });
+  const marker = await reply
+    .locator('button.cite')
+    .first()
+    .evaluate((el) => {
+      const style = getComputedStyle(el);
+      const host = el.closest('p, li') ?? el.parentElement!;
+      return { height: el.getBoundingClientRect().height, line: parseFloat(getComputedStyle(host).lineHeight), align: style.verticalAlign };
+    });
   expect(marker.align).toBe('baseline');
   expect(marker.height).toBeLessThanOrEqual(marker.line);
 });

@@ -42,13 +42,14 @@ async function exchanges(page: Page): Promise<{ question: string; reply: string 
         continue;
       }
       const next = children[i + 1];
-      const reply = !next || next.classList.contains('user')
-        ? 'none'
-        : next.hasAttribute('data-refused')
-          ? 'answered'
-          : next.querySelector('.stopped')
-            ? 'stopped'
-            : `other: ${next.getAttribute('part')} ${next.getAttribute('data-pending') ?? ''}`;
+      const reply =
+        !next || next.classList.contains('user')
+          ? 'none'
+          : next.hasAttribute('data-refused')
+            ? 'answered'
+            : next.querySelector('.stopped')
+              ? 'stopped'
+              : `other: ${next.getAttribute('part')} ${next.getAttribute('data-pending') ?? ''}`;
       if (reply !== 'none') i++;
       rows.push({ question: (el.textContent ?? '').trim(), reply });
     }
@@ -59,11 +60,14 @@ async function exchanges(page: Page): Promise<{ question: string; reply: string 
 test('20 ask() calls at once: all answered, one at a time in the order asked, each with its own answer', async ({ page }) => {
   test.setTimeout(120_000);
   await openDemo(page);
-  const answers = await page.evaluate(async (questions) => {
-    const el = document.querySelector('harel-chat')!;
-    const all = await Promise.all(questions.map((q) => el.ask(q)));
-    return all.map((a) => ({ lang: a.lang, searched: a.searchedQuery, text: a.text, citations: a.citations.length }));
-  }, TWENTY.map((q) => q.text));
+  const answers = await page.evaluate(
+    async (questions) => {
+      const el = document.querySelector('harel-chat')!;
+      const all = await Promise.all(questions.map((q) => el.ask(q)));
+      return all.map((a) => ({ lang: a.lang, searched: a.searchedQuery, text: a.text, citations: a.citations.length }));
+    },
+    TWENTY.map((q) => q.text),
+  );
 
   expect(answers).toHaveLength(20);
   answers.forEach((answer, i) => {
@@ -82,15 +86,18 @@ test('20 ask() calls at once: all answered, one at a time in the order asked, ea
 test('stop() in the middle of 20 questions: every question ends answered or marked stopped, and the next question is answered', async ({ page }) => {
   test.setTimeout(120_000);
   await openDemo(page);
-  const outcome = await page.evaluate(async (questions) => {
-    const el = document.querySelector('harel-chat')!;
-    const settled = Promise.allSettled(questions.map((q) => el.ask(q)));
-    // Stop once two answers are in the conversation (the third is being answered, the rest wait).
-    const log = el.shadowRoot!.querySelector('.log')!;
-    while (log.querySelectorAll('article[data-refused]').length < 2) await new Promise(requestAnimationFrame);
-    el.stop();
-    return (await settled).map((r) => (r.status === 'fulfilled' ? 'answered' : (r.reason as { code: string }).code));
-  }, TWENTY.map((q) => q.text));
+  const outcome = await page.evaluate(
+    async (questions) => {
+      const el = document.querySelector('harel-chat')!;
+      const settled = Promise.allSettled(questions.map((q) => el.ask(q)));
+      // Stop once two answers are in the conversation (the third is being answered, the rest wait).
+      const log = el.shadowRoot!.querySelector('.log')!;
+      while (log.querySelectorAll('article[data-refused]').length < 2) await new Promise(requestAnimationFrame);
+      el.stop();
+      return (await settled).map((r) => (r.status === 'fulfilled' ? 'answered' : (r.reason as { code: string }).code));
+    },
+    TWENTY.map((q) => q.text),
+  );
 
   const answered = outcome.filter((o) => o === 'answered').length;
   expect(answered).toBeGreaterThanOrEqual(2);

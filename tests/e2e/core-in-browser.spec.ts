@@ -19,7 +19,10 @@ test('loads the demo index and answers a Hebrew query with Hebrew passages', asy
   const hits = await search(page, 'מה ההשתתפות העצמית בביטוח הרכב?');
   await expect(hits.first()).toHaveAttribute('data-file', /^car\//);
   // Hebrew passages are rendered right-to-left by their own script.
-  const dir = await hits.first().locator('.text').evaluate((el) => getComputedStyle(el).direction);
+  const dir = await hits
+    .first()
+    .locator('.text')
+    .evaluate((el) => getComputedStyle(el).direction);
   expect(dir).toBe('rtl');
 });
 

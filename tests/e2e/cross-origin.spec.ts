@@ -11,7 +11,7 @@
  */
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { buildWidgetBundle } from '../support/build-widget.ts';
 import { expect, test, type Page } from '@playwright/test';
 import { FIXTURE_EMBEDDER } from '../../builder/embed/defaults.ts';
@@ -31,8 +31,7 @@ const servedByA: string[] = [];
 const servedByB: string[] = [];
 
 /** The README's policy for a page that loads the widget from `widget` (an origin). */
-const crossOriginCsp = (widget: string) =>
-  `default-src 'self'; script-src 'self' ${widget} 'wasm-unsafe-eval' blob:; connect-src 'self' ${widget}`;
+const crossOriginCsp = (widget: string) => `default-src 'self'; script-src 'self' ${widget} 'wasm-unsafe-eval' blob:; connect-src 'self' ${widget}`;
 
 const pageHtml = (a: string, { index, modelBase } = { index: `${a}/index/manifest.json`, modelBase: `${a}/models/` }) => `<!doctype html>
 <html lang="he" dir="rtl"><head><meta charset="utf-8"><title>cross-origin</title>
@@ -127,7 +126,7 @@ test('every part of that policy is needed: without it the widget fails or loses 
   }
 });
 
-test('index and model-base on the page\'s origin, given as paths, with the widget on another: still hybrid', async ({ page }) => {
+test("index and model-base on the page's origin, given as paths, with the widget on another: still hybrid", async ({ page }) => {
   // The worker runs from a blob: URL, which no path resolves against: the page resolves every URL
   // it posts to the worker against its own address, and the models load from the page's origin.
   servedByA.length = 0;
@@ -147,7 +146,7 @@ test('index and model-base on the page\'s origin, given as paths, with the widge
   expect(violations).toEqual([]);
 });
 
-test('with index and models on the page\'s origin, connect-src still needs the widget\'s origin: onnxruntime\'s runtime comes from there', async ({ page }) => {
+test("with index and models on the page's origin, connect-src still needs the widget's origin: onnxruntime's runtime comes from there", async ({ page }) => {
   const a = widgetHost.origin;
   const { ready } = await open(page, `default-src 'self'; script-src 'self' ${a} 'wasm-unsafe-eval' blob:`, { index: '/index/manifest.json', modelBase: '/models/' });
   // The index still loads (the page's origin), but the embedder cannot fetch its wasm: BM25 only.

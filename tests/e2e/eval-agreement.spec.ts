@@ -24,7 +24,9 @@ test('the Node eval and the browser eval agree on retrieval', async () => {
   test.setTimeout(90_000);
   const out = join(mkdtempSync(join(tmpdir(), 'eval-agreement-')), 'node.json');
   // The demo serves the test embedder to the widget; the Node eval must embed queries with it too.
-  execFileSync('node', ['builder/bin/harel-builder.mjs', 'eval', INDEX, '--questions', QUESTIONS, '--model-dir', 'tests/fixtures/.generated', '--json', out, '--quiet'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync('node', ['builder/bin/harel-builder.mjs', 'eval', INDEX, '--questions', QUESTIONS, '--model-dir', 'tests/fixtures/.generated', '--json', out, '--quiet'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const node = JSON.parse(readFileSync(out, 'utf8')) as EvalReport;
 
   const questions = await loadQuestions(QUESTIONS);
@@ -36,8 +38,13 @@ test('the Node eval and the browser eval agree on retrieval', async () => {
   expect(run.index.searchMode, `embedder: ${run.index.embedderError}`).toBe(node.mode);
 
   // Per question first, so a failure names the question that ranks differently.
-  const ranks = (r: { id: string; fileRank: number | null; pageRank: number | null; fileRankLenient: number | null; pageRankLenient: number | null }) =>
-    [r.id, r.fileRank, r.pageRank, r.fileRankLenient, r.pageRankLenient];
+  const ranks = (r: { id: string; fileRank: number | null; pageRank: number | null; fileRankLenient: number | null; pageRankLenient: number | null }) => [
+    r.id,
+    r.fileRank,
+    r.pageRank,
+    r.fileRankLenient,
+    r.pageRankLenient,
+  ];
   expect(scored.filter((s) => s.answerable).map(ranks)).toEqual(node.perQuestion.filter((r) => r.answerable).map(ranks));
   const browser = summarize(scored).retrieval;
   expect(browser.file).toEqual(node.file);

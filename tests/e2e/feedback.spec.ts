@@ -39,10 +39,7 @@ async function recordEvents(page: Page): Promise<void> {
 }
 
 function events(page: Page, type: string): Promise<Recorded['detail'][]> {
-  return page.evaluate(
-    (t) => (window as unknown as { __events: Recorded[] }).__events.filter((e) => e.type === t).map((e) => e.detail),
-    type,
-  );
+  return page.evaluate((t) => (window as unknown as { __events: Recorded[] }).__events.filter((e) => e.type === t).map((e) => e.detail), type);
 }
 
 /** The ratings stored with the conversation in IndexedDB, one per turn (null when none). */
@@ -116,7 +113,7 @@ test('rating an answer: up, then down with a reason, kept across a reload, chang
   await expect(down).toHaveAttribute('aria-pressed', 'false');
 });
 
-test('a refusal offers a representative: the event has the transcript, the panel the site\'s channels, Esc closes it and focus returns', async ({ page }) => {
+test("a refusal offers a representative: the event has the transcript, the panel the site's channels, Esc closes it and focus returns", async ({ page }) => {
   await recordEvents(page);
   await openDemo(page, '?lang=en');
   const question = 'Is my horse covered when it kicks a neighbour?';

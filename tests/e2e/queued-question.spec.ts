@@ -26,8 +26,16 @@ async function holdIndexFiles(page: Page, respond: (route: Route) => Promise<voi
 
 /** An element's text as read, without the bidi isolates that keep byte counts in order. */
 async function textOf(page: Page, selector: string): Promise<string> {
-  const text = (await page.locator(selector).first().textContent({ timeout: 1_000 }).catch(() => null)) ?? '';
-  return text.replace(/[\u2066-\u2069]/g, '').replace(/\s+/g, ' ').trim();
+  const text =
+    (await page
+      .locator(selector)
+      .first()
+      .textContent({ timeout: 1_000 })
+      .catch(() => null)) ?? '';
+  return text
+    .replace(/[\u2066-\u2069]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 test('a question typed while the index downloads waits with the byte count and is answered, with citations, once it loads', async ({ page }) => {
@@ -102,15 +110,24 @@ test('the first visit counts the download in bytes; a warm start, from this devi
   await page.goto('/?lang=en');
   await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
   const first = await recorded();
-  expect(first.some((s) => /^loading:download:Downloading the documents: .+ of /.test(s)), first.join('\n')).toBe(true);
-  expect(first.some((s) => s.startsWith('loading:load:Preparing search')), first.join('\n')).toBe(true);
+  expect(
+    first.some((s) => /^loading:download:Downloading the documents: .+ of /.test(s)),
+    first.join('\n'),
+  ).toBe(true);
+  expect(
+    first.some((s) => s.startsWith('loading:load:Preparing search')),
+    first.join('\n'),
+  ).toBe(true);
 
   await page.reload();
   await expect(status).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
   // The index's size and origin are technical details (behind the details button).
   await expect(page.locator('harel-chat [part~="index-info"]')).toContainText('loaded from this device');
   const warm = await recorded();
-  expect(warm.some((s) => s.startsWith('loading:')), warm.join('\n')).toBe(true);
+  expect(
+    warm.some((s) => s.startsWith('loading:')),
+    warm.join('\n'),
+  ).toBe(true);
   expect(warm.filter((s) => s.includes(':download:') || s.includes('Downloading'))).toEqual([]);
 });
 

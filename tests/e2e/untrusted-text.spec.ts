@@ -82,11 +82,7 @@ test('a document URL with a script scheme never becomes a link; http(s) and rela
     return new TextEncoder().encode(JSON.stringify(documents));
   });
   await openDemo(page);
-  const answers = [
-    await ask(page, 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?'),
-    await ask(page, 'איך מגישים תביעה בביטוח רכב?'),
-    await ask(page, 'מהי תקופת האכשרה לניתוחים בביטוח הבריאות?'),
-  ];
+  const answers = [await ask(page, 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?'), await ask(page, 'איך מגישים תביעה בביטוח רכב?'), await ask(page, 'מהי תקופת האכשרה לניתוחים בביטוח הבריאות?')];
   const cited = answers.flatMap((a) => a.citations);
   expect(cited.length).toBeGreaterThan(2);
   // The answers cite documents with each kind of URL, so every branch below is exercised.
@@ -139,7 +135,10 @@ test('a quoted passage keeps its own [1], [2] [99] as text and shows no bidi ove
   await expect(body.locator('bdi').filter({ hasText: '[2] [99]' }).first()).toBeVisible();
 
   // No bidi embedding, override or isolate anywhere in the answer's text, cards included.
-  await reply.locator('details.card').first().evaluate((d) => ((d as HTMLDetailsElement).open = true));
+  await reply
+    .locator('details.card')
+    .first()
+    .evaluate((d) => ((d as HTMLDetailsElement).open = true));
   await expect(reply.locator('blockquote').filter({ hasText: 'invoicefdp.exe' }).first()).toBeVisible();
   const text = await reply.evaluate((el) => el.textContent ?? '');
   expect(text).toContain('invoicefdp.exe');
@@ -151,8 +150,16 @@ test('a stored answer whose citations were edited to script URLs and reversed te
   // What the renderer gets when the answer never passed the loop's checks: a conversation in
   // IndexedDB edited by hand (or written by an older widget), shown after a reload.
   const card = (n: number, url: string, title: string) => ({
-    n, chunkId: `c${n}`, file: `car/files/policy-${n}.pdf`, page: n + 1, url, title, sectionPath: ['כיסויים\u202E'], clause: null,
-    quote: `החלפת שמשה [${n + 1}] כרוכה בהשתתפות עצמית invoice\u202Efdp.exe`, alsoIn: [],
+    n,
+    chunkId: `c${n}`,
+    file: `car/files/policy-${n}.pdf`,
+    page: n + 1,
+    url,
+    title,
+    sectionPath: ['כיסויים\u202E'],
+    clause: null,
+    quote: `החלפת שמשה [${n + 1}] כרוכה בהשתתפות עצמית invoice\u202Efdp.exe`,
+    alsoIn: [],
   });
   const citations = [
     card(1, 'javascript:window.__pwned=1', 'פוליסה \u202Eאחת'),
@@ -163,10 +170,23 @@ test('a stored answer whose citations were edited to script URLs and reversed te
   ];
   const stored = `לפי הפוליסה:\n“\u2068החלפת שמשה [\u20602] [\u206099] כרוכה בהשתתפות עצמית invoice\u202Efdp.exe\u2069” [1][2][3][4][5]`;
   const answer = {
-    text: stored, citations, mode: 'extractive', confidence: 'high', refused: false, refusal: null, domain: 'car', lang: 'he', searchedQuery: 'שמשה',
-    searchMode: 'bm25', retrieved: [], timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
+    text: stored,
+    citations,
+    mode: 'extractive',
+    confidence: 'high',
+    refused: false,
+    refusal: null,
+    domain: 'car',
+    lang: 'he',
+    searchedQuery: 'שמשה',
+    searchMode: 'bm25',
+    retrieved: [],
+    timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
   };
-  await storeConversation(page, [{ role: 'user', text: 'שמשה', at: 1 }, { role: 'assistant', text: stored, answer, at: 2 }]);
+  await storeConversation(page, [
+    { role: 'user', text: 'שמשה', at: 1 },
+    { role: 'assistant', text: stored, answer, at: 2 },
+  ]);
   await page.reload();
   const reply = page.locator('harel-chat article.msg.assistant').last();
   await expect(reply.locator('details.card')).toHaveCount(5);

@@ -127,7 +127,7 @@ function failOnReload(page: Page): Promise<never> {
 test('the WebGPU check reports the software adapter and the missing shader-f16, and picks q4f32', async ({ page }) => {
   const requests = recordRequests(page);
   await openCheckPage(page);
-  const report = await page.evaluate(() => window.webllmCheck.report) as GpuReport;
+  const report = (await page.evaluate(() => window.webllmCheck.report)) as GpuReport;
   expect(report.verdict).toBe('software');
   expect(report.adapter).not.toBeNull();
   expect(report.adapter!.isFallbackAdapter || /swiftshader/i.test(`${report.adapter!.architecture} ${report.adapter!.description}`)).toBe(true);
@@ -136,7 +136,7 @@ test('the WebGPU check reports the software adapter and the missing shader-f16, 
   expect(report.limits!.maxStorageBufferBindingSize).toBeGreaterThan(0);
   await expect(page.locator('#gpu')).toHaveAttribute('data-state', 'software');
 
-  const choice = await page.evaluate(() => window.webllmCheck.choose('gemma-2-2b-it-q4f16_1-MLC')) as VariantChoice;
+  const choice = (await page.evaluate(() => window.webllmCheck.choose('gemma-2-2b-it-q4f16_1-MLC'))) as VariantChoice;
   expect(choice).toMatchObject({ ok: true, modelId: VARIANT, switched: true });
   expect(choice.ok && choice.reason).toMatch(/shader-f16/);
   expect(choice.ok && choice.warning).toMatch(/software/);
@@ -175,7 +175,7 @@ test('a model-base without the model fails with MODEL_DOWNLOAD_FAILED naming the
   const requests = recordRequests(page);
   await page.route('**/missing-models/**', (route) => route.fulfill({ status: 404, body: 'not found' }));
   await openCheckPage(page);
-  const outcome = await page.evaluate(() => window.webllmCheck.load({ modelId: 'gemma-2-2b-it-q4f16_1-MLC', modelBase: '/missing-models' })) as LoadOutcome;
+  const outcome = (await page.evaluate(() => window.webllmCheck.load({ modelId: 'gemma-2-2b-it-q4f16_1-MLC', modelBase: '/missing-models' }))) as LoadOutcome;
   expect(outcome.code).toBe('MODEL_DOWNLOAD_FAILED');
   expect(outcome.message).toMatch(new RegExp(`/missing-models/${VARIANT}/resolve/main/mlc-chat-config\\.json`));
   expect(outcome.message).toMatch(/HTTP 404/);
@@ -187,7 +187,7 @@ test('a model library that is not WebAssembly fails with MODEL_LOAD_FAILED from 
   const requests = recordRequests(page);
   await serveModelBase(page, 'junk');
   await openCheckPage(page);
-  const outcome = await page.evaluate(() => window.webllmCheck.load({ modelId: 'gemma-2-2b-it-q4f16_1-MLC', modelBase: '/models' })) as LoadOutcome;
+  const outcome = (await page.evaluate(() => window.webllmCheck.load({ modelId: 'gemma-2-2b-it-q4f16_1-MLC', modelBase: '/models' }))) as LoadOutcome;
   expect(outcome.code).toBe('MODEL_LOAD_FAILED');
   expect(outcome.message).toMatch(/WebAssembly/);
   expectLocalOnly(requests);

@@ -76,12 +76,7 @@ test.beforeAll(async () => {
   embedderChunks = readdirSync(outDir).filter((f) => f.endsWith('.js') && readFileSync(join(outDir, f), 'utf8').includes('InferenceSession'));
   bm25Dir = mkdtempSync(join(tmpdir(), 'harel-bm25-index-'));
   await buildIndex({ ...demoBuildOptions([DEMO_PATHS.corpus], bm25Dir), embed: false });
-  const mounts = [
-    mount(BUNDLE_PATH, outDir),
-    mount('/index/', 'demo/.generated/index'),
-    mount('/index-bm25/', bm25Dir),
-    mount('/models/', 'tests/fixtures/.generated'),
-  ];
+  const mounts = [mount(BUNDLE_PATH, outDir), mount('/index/', 'demo/.generated/index'), mount('/index-bm25/', bm25Dir), mount('/models/', 'tests/fixtures/.generated')];
   server = createServer((req, res) => {
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     served.push(path);
@@ -166,8 +161,7 @@ test('the built bundle answers from a static page, hybrid, under a strict CSP, n
 
 test('a BM25-only index never fetches the embedder: no transformers.js, onnxruntime or wasm, before or after a question', async ({ page }) => {
   const requested = watchRequests(page);
-  const embedderFiles = (urls: string[]) =>
-    urls.filter((u) => embedderChunks.some((chunk) => u.endsWith(`/${chunk}`)) || /transformers|onnxruntime|ort-wasm|\.wasm$|\.onnx$|\/models\//i.test(u));
+  const embedderFiles = (urls: string[]) => urls.filter((u) => embedderChunks.some((chunk) => u.endsWith(`/${chunk}`)) || /transformers|onnxruntime|ort-wasm|\.wasm$|\.onnx$|\/models\//i.test(u));
 
   await page.goto(`${origin}/bm25.html`);
   const info = await page.evaluate(async () => {

@@ -216,7 +216,7 @@ test('says plainly when the documents do not answer, with the closest clauses', 
   await expect(reply.locator('details.card')).toHaveCount(answer.citations.length);
 });
 
-test('answers an off-topic question with the contact channels the page set, in the question\'s language', async ({ page }) => {
+test("answers an off-topic question with the contact channels the page set, in the question's language", async ({ page }) => {
   await openDemo(page);
   const answer = await ask(page, 'מי ניצח במשחק הכדורגל אתמול?');
   expect(answer.refused).toBe(true);
@@ -314,7 +314,10 @@ test('markup inside a policy document is shown as text, never run', async ({ pag
   const answer = await ask(page, 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?');
   expect(answer.citations.some((c) => c.quote.includes('<img'))).toBe(true);
   const reply = page.locator('harel-chat article.msg.assistant').last();
-  await reply.locator('details.card').first().evaluate((d) => ((d as HTMLDetailsElement).open = true));
+  await reply
+    .locator('details.card')
+    .first()
+    .evaluate((d) => ((d as HTMLDetailsElement).open = true));
   await expect(reply.locator('img')).toHaveCount(0);
   await expect(reply.locator('blockquote').filter({ hasText: '<img src=x' }).first()).toBeVisible();
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned ?? 0)).toBe(0);
@@ -341,16 +344,35 @@ test('a citation of collapsed twin passages lists the other editions as "also in
   // An answer as the loop writes it when twins are collapsed (retrieval's collapseTwins): one
   // citation, its near-identical passages in other editions listed with it.
   const citation = {
-    n: 1, chunkId: 'c1', file: 'car/files/car-policy-2025.pdf', page: 4, url: 'https://insurer.example/car-2025.pdf',
-    title: 'פוליסת רכב 2025', sectionPath: ['כיסויים'], clause: '3.1', quote: 'החלפת שמשה כרוכה בהשתתפות עצמית של 250 ש"ח.',
+    n: 1,
+    chunkId: 'c1',
+    file: 'car/files/car-policy-2025.pdf',
+    page: 4,
+    url: 'https://insurer.example/car-2025.pdf',
+    title: 'פוליסת רכב 2025',
+    sectionPath: ['כיסויים'],
+    clause: '3.1',
+    quote: 'החלפת שמשה כרוכה בהשתתפות עצמית של 250 ש"ח.',
     alsoIn: [{ file: 'car/files/car-policy-2024.pdf', page: 5, title: 'פוליסת רכב 2024', url: null }],
   };
   const answer = {
-    text: 'לפי הפוליסה: "החלפת שמשה כרוכה בהשתתפות עצמית של 250 ש"ח." [1]', citations: [citation], mode: 'extractive',
-    confidence: 'high', refused: false, refusal: null, domain: 'car', lang: 'he', searchedQuery: 'שמשה', searchMode: 'bm25',
-    retrieved: [], timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
+    text: 'לפי הפוליסה: "החלפת שמשה כרוכה בהשתתפות עצמית של 250 ש"ח." [1]',
+    citations: [citation],
+    mode: 'extractive',
+    confidence: 'high',
+    refused: false,
+    refusal: null,
+    domain: 'car',
+    lang: 'he',
+    searchedQuery: 'שמשה',
+    searchMode: 'bm25',
+    retrieved: [],
+    timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
   };
-  await storeConversation(page, [{ role: 'user', text: 'שמשה', at: 1 }, { role: 'assistant', text: answer.text, answer, at: 2 }]);
+  await storeConversation(page, [
+    { role: 'user', text: 'שמשה', at: 1 },
+    { role: 'assistant', text: answer.text, answer, at: 2 },
+  ]);
   await page.reload();
   const card = page.locator('harel-chat details.card').first();
   await page.locator('harel-chat button.cite').first().click();

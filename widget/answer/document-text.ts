@@ -30,7 +30,9 @@ const JOINER = '\u2060';
 
 /** `text` from a document, in the form an answer carries it. */
 export function documentText(text: string): string {
-  const clean = stripBidiControls(text).replace(/\r\n?|\n|\u2028|\u2029/g, ' ').replace(/\[\u2060?/g, `[${JOINER}`);
+  const clean = stripBidiControls(text)
+    .replace(/\r\n?|\n|\u2028|\u2029/g, ' ')
+    .replace(/\[\u2060?/g, `[${JOINER}`);
   return `${RUN_OPEN}${clean}${RUN_CLOSE}`;
 }
 

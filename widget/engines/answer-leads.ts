@@ -55,8 +55,7 @@ export const UNLABELLED_FACT_MIN_COVERAGE = 0.4;
 function coversQuestion(question: string, sentence: string): boolean {
   // Across languages the question's words meet the clause only through the lexicon's equivalents.
   const lang = detectLang(sentence);
-  const words =
-    lang === detectLang(question) ? contentWords(question) : contentWords(expandQuery(question).terms).filter((w) => detectLang(w[0]) === lang);
+  const words = lang === detectLang(question) ? contentWords(question) : contentWords(expandQuery(question).terms).filter((w) => detectLang(w[0]) === lang);
   return coverage(words, termSet(sentence)) >= UNLABELLED_FACT_MIN_COVERAGE;
 }
 
@@ -78,7 +77,10 @@ function candidates(question: string, sentence: string, type: QuestionType, aske
     .filter((f) => !numbers(f.text).some((n) => given.has(n)))
     .filter((f) => (f.label ? asked.length === 0 || asked.some((a) => sharesTerm(a, f.label!)) : coversQuestion(question, sentence)));
   const rank = (f: Fact) => (f.label && asked.length > 0 ? 0 : f.label ? 1 : 2);
-  return facts.map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map((x) => x.f);
+  return facts
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i)
+    .map((x) => x.f);
 }
 
 /** "השתתפות עצמית: 850 ש"ח [1]" from the best quote when it states the asked fact, or null. */

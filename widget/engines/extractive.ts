@@ -113,12 +113,7 @@ function selectionWords(question: string, passages: readonly GradedPassage[]): R
  * The sentences that answer `question` from `passages`, best first. `type` is what the question
  * asks for (detected from `question` unless given).
  */
-export function selectSentences(
-  question: string,
-  passages: readonly GradedPassage[],
-  options: ExtractiveOptions = {},
-  type: QuestionType = detectQuestionType(question),
-): SelectedSentence[] {
+export function selectSentences(question: string, passages: readonly GradedPassage[], options: ExtractiveOptions = {}, type: QuestionType = detectQuestionType(question)): SelectedSentence[] {
   const { maxSentences, lambda, minCoverage, answerTypeBonus, samePage } = { ...EXTRACTIVE_DEFAULTS, ...options };
   const words = selectionWords(question, passages);
   const raw: { n: number; sentence: string; relevance: number; terms: Set<string>; sectionPath: readonly string[]; page: string }[] = [];
@@ -129,7 +124,10 @@ export function selectSentences(
       raw.push({ n: p.n, sentence, relevance: p.relevance, terms: termSet(sentence), sectionPath: p.sectionPath, page: `${p.file}\u0000${p.page}` });
     }
   }
-  const idf = localIdf(words, raw.map((r) => r.terms));
+  const idf = localIdf(
+    words,
+    raw.map((r) => r.terms),
+  );
   const candidates: Candidate[] = raw.map((r) => {
     const long = r.sentence.length > MAX_QUOTE_CHARS ? 0.5 : 1;
     const relevance = coverage(words, r.terms, idf) * (0.6 + 0.4 * r.relevance) * long;

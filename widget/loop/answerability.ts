@@ -49,9 +49,7 @@ export function assess(evidence: Pick<Evidence, 'features'>, model: Answerabilit
     // A question that names insurance is never "off-topic": it deserves "not in the documents".
     // Small talk is off-topic by its form (small-talk.ts); otherwise the model decides, with a
     // lower bar for a question the evidence already refuses: the only change is the reply's words.
-    isOffTopic:
-      f.insuranceWords === 0 &&
-      (f.smallTalk === 1 || offTopic >= model.offTopic.threshold || (answerable < model.answerable.threshold && offTopic >= model.offTopic.refusedThreshold)),
+    isOffTopic: f.insuranceWords === 0 && (f.smallTalk === 1 || offTopic >= model.offTopic.threshold || (answerable < model.answerable.threshold && offTopic >= model.offTopic.refusedThreshold)),
     refuse: answerable < model.answerable.threshold,
     high: correct >= model.correct.high,
   };

@@ -83,7 +83,10 @@ export function parseCitations(text: string, passages: readonly GradedPassage[])
     // Spaces a removed marker left before punctuation or at a line's end go; the end of an engine
     // segment followed by document text is no line end.
     const end = i === segments.length - 1 ? /[ \t]+([.,;:!?]|$)/gm : /[ \t]+([.,;:!?]|(?=\n))/g;
-    const rewritten = segment.text.replace(MARKER, rewrite).replace(end, '$1').replace(/[ \t]{2,}/g, ' ');
+    const rewritten = segment.text
+      .replace(MARKER, rewrite)
+      .replace(end, '$1')
+      .replace(/[ \t]{2,}/g, ' ');
     return { kind: segment.kind, text: rewritten };
   });
   return { text: joinSegments(out), sources, renumbered, dropped, grounded: sources.length > 0 };

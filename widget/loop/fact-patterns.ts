@@ -20,26 +20,18 @@ const SMALL = `(?<![\\d.,/:*]|\\d-)\\d{1,3}(?![\\d/:%]|[.,]\\d|-\\d)`;
 /** A Hebrew number word may carry one proclitic ("לשלושה חודשים"), left out of the fact. */
 const HE_WORD_START = `(?<=(?:^|[^${HE}])[ולבמהש]?)`;
 const HE_NUMBER_WORD =
-  '(?:אחד|אחת|שניים|שתיים|שני|שתי|שלוש|שלושה|שלושת|ארבע|ארבעה|ארבעת|חמש|חמישה|חמשת|שש|שישה|ששת|שבע|שבעה|שבעת|שמונה|שמונת|' +
-  'תשע|תשעה|תשעת|עשר|עשרה|עשרת|עשרים|שלושים|ארבעים|חמישים|שישים|תשעים|מאה)';
+  '(?:אחד|אחת|שניים|שתיים|שני|שתי|שלוש|שלושה|שלושת|ארבע|ארבעה|ארבעת|חמש|חמישה|חמשת|שש|שישה|ששת|שבע|שבעה|שבעת|שמונה|שמונת|' + 'תשע|תשעה|תשעת|עשר|עשרה|עשרת|עשרים|שלושים|ארבעים|חמישים|שישים|תשעים|מאה)';
 const EN_NUMBER_WORD = '(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|twenty|thirty|forty|fifty|sixty|ninety)';
 
 const SCALE = '(?:\\s?(?:אלף|אלפי|מיליון|מיליוני|million|thousand))?';
-const CURRENCY_AFTER =
-  '(?:₪|ש["״”\'׳]ח|ש\\.ח\\.?|שקלים(?:\\s+חדשים)?|שקל|דולר(?:ים)?|אירו|יורו|NIS|ILS|USD|EUR|US\\$|\\$|€|dollars?|euros?|shekels?)';
+const CURRENCY_AFTER = '(?:₪|ש["״”\'׳]ח|ש\\.ח\\.?|שקלים(?:\\s+חדשים)?|שקל|דולר(?:ים)?|אירו|יורו|NIS|ILS|USD|EUR|US\\$|\\$|€|dollars?|euros?|shekels?)';
 const CURRENCY_BEFORE = '(?:₪|US\\$|\\$|€|NIS|ILS|USD|EUR)';
 
-export const AMOUNT = new RegExp(
-  `${NUM}${SCALE}\\s?${CURRENCY_AFTER}${NOT_WORD_AFTER}|${CURRENCY_BEFORE}\\s?${NUM}${SCALE}${NOT_WORD_AFTER}`,
-  'giu',
-);
+export const AMOUNT = new RegExp(`${NUM}${SCALE}\\s?${CURRENCY_AFTER}${NOT_WORD_AFTER}|${CURRENCY_BEFORE}\\s?${NUM}${SCALE}${NOT_WORD_AFTER}`, 'giu');
 
 /** "10% מסכום הביטוח", "80% of the expenses": what the share is of belongs to the fact. */
 const SHARE_OF = `(?:\\s+(?:מן\\s+ה|מ)[${HE}]+(?:["״'][${HE}]+)?(?:\\s+ה[${HE}]+)?|\\s+of\\s+(?:the\\s+)?[a-z-]+(?:\\s+(?!and\\b|or\\b|per\\b|up\\b)[a-z-]+)?)?`;
-export const PERCENTAGE = new RegExp(
-  `(?<![\\d.,/:*]|\\d-)\\d+(?:\\.\\d+)?\\s?(?:%|אחוז(?:ים)?${NOT_WORD_AFTER}|percent\\b|per\\s+cent\\b)${SHARE_OF}`,
-  'giu',
-);
+export const PERCENTAGE = new RegExp(`(?<![\\d.,/:*]|\\d-)\\d+(?:\\.\\d+)?\\s?(?:%|אחוז(?:ים)?${NOT_WORD_AFTER}|percent\\b|per\\s+cent\\b)${SHARE_OF}`, 'giu');
 
 const HE_UNIT = '(?:ימי\\s+(?:עסקים|עבודה)|ימים|יום|שבועות|שבוע|חודשים|חודש|שנים|שנה|שעות|שעה|דקות)';
 const EN_UNIT = '(?:(?:business|working|calendar|consecutive)\\s+)?(?:days?|weeks?|months?|years?|hours?|minutes?)';

@@ -33,23 +33,44 @@ const MAX_AGE = 120;
  */
 const LABEL_TERMS: Record<FactKind, readonly string[]> = {
   amount: [
-    'השתתפות\\s+ה?עצמית', 'גבול(?:ות)?\\s+ה?אחריות', 'תקרת', 'תקרה', 'סכום\\s+ה?ביטוח', 'דמי\\s+ה?ביטוח', 'פרמיה',
-    'החזר', 'פיצוי', 'deductible', 'excess', 'limit\\s+of\\s+liability', 'sum\\s+insured', 'premium',
-    'refund', 'compensation', 'reimbursement',
+    'השתתפות\\s+ה?עצמית',
+    'גבול(?:ות)?\\s+ה?אחריות',
+    'תקרת',
+    'תקרה',
+    'סכום\\s+ה?ביטוח',
+    'דמי\\s+ה?ביטוח',
+    'פרמיה',
+    'החזר',
+    'פיצוי',
+    'deductible',
+    'excess',
+    'limit\\s+of\\s+liability',
+    'sum\\s+insured',
+    'premium',
+    'refund',
+    'compensation',
+    'reimbursement',
   ],
   duration: [
-    'תקופת\\s+ה?אכשרה', 'תקופת\\s+ה?המתנה', 'תקופת\\s+ה?התיישנות', 'תקופת\\s+ה?ביטוח', 'התיישנות', 'הודעה\\s+מוקדמת',
-    'waiting\\s+period', 'qualifying\\s+period', 'limitation\\s+period', 'period\\s+of\\s+insurance', 'insurance\\s+period', 'notice',
+    'תקופת\\s+ה?אכשרה',
+    'תקופת\\s+ה?המתנה',
+    'תקופת\\s+ה?התיישנות',
+    'תקופת\\s+ה?ביטוח',
+    'התיישנות',
+    'הודעה\\s+מוקדמת',
+    'waiting\\s+period',
+    'qualifying\\s+period',
+    'limitation\\s+period',
+    'period\\s+of\\s+insurance',
+    'insurance\\s+period',
+    'notice',
   ],
   age: ['גיל\\s+ה?כניסה', 'גיל\\s+ה?הצטרפות', 'entry\\s+age'],
   percentage: ['השתתפות\\s+ה?עצמית', 'הנחה', 'החזר', 'deductible', 'excess', 'discount', 'refund', 'co-?payment'],
   count: [],
 };
 const LABELS: Record<FactKind, RegExp | null> = Object.fromEntries(
-  Object.entries(LABEL_TERMS).map(([kind, terms]) => [
-    kind,
-    terms.length ? new RegExp(`(?<![\\u05D0-\\u05EAA-Za-z])(?:[ובלמשכה]{1,3})?(${terms.join('|')})${NOT_WORD_AFTER}`, 'giu') : null,
-  ]),
+  Object.entries(LABEL_TERMS).map(([kind, terms]) => [kind, terms.length ? new RegExp(`(?<![\\u05D0-\\u05EAA-Za-z])(?:[ובלמשכה]{1,3})?(${terms.join('|')})${NOT_WORD_AFTER}`, 'giu') : null]),
 ) as Record<FactKind, RegExp | null>;
 /**
  * Where a label must stand to name its fact: before it, with at most this many characters and

@@ -12,8 +12,7 @@ import { normalizeText, tokenize } from '../core/tokenizer/index.ts';
 
 const norm = (words: string): string[] => normalizeText(words).split(/\s+/);
 
-const CONTINUATION =
-  /^(?:ו?מה\s+(?:לגבי|עם|בנוגע|בקשר|אם)|ו?לגבי|ו?בנוגע|גם|או|and|also|or|plus|then|what\s+about|how\s+about|what\s+if|same\s+for|what\s+of)(?=[\s?,.!]|$)/iu;
+const CONTINUATION = /^(?:ו?מה\s+(?:לגבי|עם|בנוגע|בקשר|אם)|ו?לגבי|ו?בנוגע|גם|או|and|also|or|plus|then|what\s+about|how\s+about|what\s+if|same\s+for|what\s+of)(?=[\s?,.!]|$)/iu;
 
 /** "for kids too?", "and the car as well?" */
 const CONTINUATION_END = /\b(?:too|as\s+well)\s*[?.!]*$/i;

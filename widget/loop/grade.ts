@@ -88,12 +88,7 @@ export function gradeFeatures(question: string, passages: readonly ContextPassag
   });
 }
 
-export async function gradePassages(
-  question: string,
-  passages: readonly ContextPassage[],
-  engine: Pick<AnswerEngine, 'gradePassages'>,
-  options: GradeOptions = {},
-): Promise<GradeResult> {
+export async function gradePassages(question: string, passages: readonly ContextPassage[], engine: Pick<AnswerEngine, 'gradePassages'>, options: GradeOptions = {}): Promise<GradeResult> {
   const features = options.features ?? gradeFeatures(question, passages);
   let verdicts: boolean[];
   let method: GradeResult['method'] = 'threshold';

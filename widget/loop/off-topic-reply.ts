@@ -36,11 +36,9 @@ function orList(ways: string[], or: string): string {
 export function offTopicHe(contacts?: ContactChannels): string {
   const name = contactName(contacts, 'he');
   const hours = localizedText(contacts?.hours, 'he');
-  const ways = [
-    contacts?.phone && `בטלפון ${contacts.phone}${hours ? ` (${hours})` : ''}`,
-    contacts?.website && `באתר ${contacts.website}`,
-    contacts?.email && `בדוא״ל ${contacts.email}`,
-  ].filter((w): w is string => Boolean(w));
+  const ways = [contacts?.phone && `בטלפון ${contacts.phone}${hours ? ` (${hours})` : ''}`, contacts?.website && `באתר ${contacts.website}`, contacts?.email && `בדוא״ל ${contacts.email}`].filter(
+    (w): w is string => Boolean(w),
+  );
   const whom = name ? `אל ${name}` : ways.length ? 'לשירות הלקוחות' : 'לשירות הלקוחות של חברת הביטוח שלכם';
   return `אני עונה רק על שאלות בנושא מסמכי הביטוח שבאתר הזה. בכל נושא אחר אפשר לפנות ${[whom, orList(ways, 'או')].filter(Boolean).join(' ')}.`;
 }

@@ -57,11 +57,7 @@ const he = (type: QuestionType, rank: number, sources: string[], prefix: 'any' |
 const en = (type: QuestionType, rank: number, sources: string[]): Cue => ({ type, rank, re: phrases(sources, 'none') });
 
 const CUES: Cue[] = [
-  he('amount', QUANTITY, [
-    'מה(?:ו|י)? (?:ה)?(?:סכום|גובה|מחיר|עלות|תקרה|תקרת|גבול|מקסימום)',
-    '(?:עד |ב)?(?:איזה|איזו) (?:סכום|תקרה|מחיר)',
-    'עד כמה (?:כסף|שקלים|ש"ח)',
-  ]),
+  he('amount', QUANTITY, ['מה(?:ו|י)? (?:ה)?(?:סכום|גובה|מחיר|עלות|תקרה|תקרת|גבול|מקסימום)', '(?:עד |ב)?(?:איזה|איזו) (?:סכום|תקרה|מחיר)', 'עד כמה (?:כסף|שקלים|ש"ח)']),
   he('amount', QUANTITY, ['(?:ה)?סכום (?:ה)?(?:מקסימלי|מרבי|מירבי|כולל)', '(?:ה)?גבול (?:ה)?עליון'], 'any'),
   en('amount', QUANTITY, [
     'how much',
@@ -89,19 +85,9 @@ const CUES: Cue[] = [
     "what(?: is|'s) the (?:waiting|qualifying|notice|limitation|cooling-off|cooling off|grace|deferment|elimination) period",
     'for what period',
   ]),
-  he('age', QUANTITY, [
-    '(?:עד |מ|ב|מעל )?(?:איזה|איזו) גיל',
-    '(?:מ|ל|עד )?גיל כמה',
-    '(?:בן|בת|בני|בנות) כמה',
-    'מה (?:ה)?גיל',
-  ]),
+  he('age', QUANTITY, ['(?:עד |מ|ב|מעל )?(?:איזה|איזו) גיל', '(?:מ|ל|עד )?גיל כמה', '(?:בן|בת|בני|בנות) כמה', 'מה (?:ה)?גיל']),
   he('age', QUANTITY, ['(?:ה)?גיל (?:ה)?(?:מקסימלי|מינימלי|מרבי|מירבי|מזערי)', '(?:מגבלת|הגבלת|מגבלות|הגבלות) (?:ה)?גיל'], 'any'),
-  en('age', QUANTITY, [
-    'how old',
-    '(?:what|which) age',
-    'age (?:limit|limits|restriction|restrictions|requirement|requirements)',
-    '(?:maximum|minimum|max|min|upper|lower) age',
-  ]),
+  en('age', QUANTITY, ['how old', '(?:what|which) age', 'age (?:limit|limits|restriction|restrictions|requirement|requirements)', '(?:maximum|minimum|max|min|upper|lower) age']),
   he('percentage', QUANTITY, ['אחוז(?:ים)?'], 'any'),
   he('percentage', QUANTITY, ['מה (?:ה)?שיעור', '(?:ב)?(?:איזה|איזו) שיעור']),
   en('percentage', QUANTITY, ['percent(?:age|ages)?', 'per cent', 'what (?:share|proportion)']),
@@ -140,15 +126,20 @@ const CUES: Cue[] = [
     "what(?: is|'s) the (?:procedure|process|way) (?:to|for)",
   ]),
 
-  he('coverage', COVERAGE, [
-    'מכסה|מכסים|מכסות|יכסה|יכסו|תכסה|תכסו|יכוסה|יכוסו|תכוסה|מכוסה|מכוסים|מכוסות',
-    'מוגן|מוגנת|מוגנים|מוגנות|זכאי|זכאית|זכאים|זכאיות',
-    'ישלמו|ישלם|תשלם|ישפה|ישפו|תשפה|יפצה|יפצו|תפצה',
-    'נכלל|נכללת|נכללים|כלול|כלולה|כלולים|כלולות',
-    'יש (?:לי |לנו )?(?:כיסוי|החזר|פיצוי|הגנה)',
-    'מגיע (?:לי|לנו)',
-    '(?:יכול|יכולה|יכולים|אפשר|ניתן) (?:\\S+ )?לקבל (?:החזר|פיצוי|כיסוי|תשלום|שיפוי)',
-  ], 'any'),
+  he(
+    'coverage',
+    COVERAGE,
+    [
+      'מכסה|מכסים|מכסות|יכסה|יכסו|תכסה|תכסו|יכוסה|יכוסו|תכוסה|מכוסה|מכוסים|מכוסות',
+      'מוגן|מוגנת|מוגנים|מוגנות|זכאי|זכאית|זכאים|זכאיות',
+      'ישלמו|ישלם|תשלם|ישפה|ישפו|תשפה|יפצה|יפצו|תפצה',
+      'נכלל|נכללת|נכללים|כלול|כלולה|כלולים|כלולות',
+      'יש (?:לי |לנו )?(?:כיסוי|החזר|פיצוי|הגנה)',
+      'מגיע (?:לי|לנו)',
+      '(?:יכול|יכולה|יכולים|אפשר|ניתן) (?:\\S+ )?לקבל (?:החזר|פיצוי|כיסוי|תשלום|שיפוי)',
+    ],
+    'any',
+  ),
   en('coverage', COVERAGE, [
     'cover(?:s|ed|ing|age)?',
     'pays? (?:for|out)',

@@ -6,10 +6,7 @@
 import { cueText, phrases } from './cue-patterns.ts';
 
 const DEFINITION = phrases(
-  [
-    'פירושו', 'פירושה', 'פירושם', 'פירושן', 'משמעו', 'משמעה', 'משמעותו', 'משמעותה', 'משמעם',
-    'מוגדר(?:ת|ים|ות)? כ\\S+', 'ייחשב(?:ו)? כ\\S+', 'יחשב(?:ו)? כ\\S+', 'תיחשב כ\\S+',
-  ],
+  ['פירושו', 'פירושה', 'פירושם', 'פירושן', 'משמעו', 'משמעה', 'משמעותו', 'משמעותה', 'משמעם', 'מוגדר(?:ת|ים|ות)? כ\\S+', 'ייחשב(?:ו)? כ\\S+', 'יחשב(?:ו)? כ\\S+', 'תיחשב כ\\S+'],
   'any',
 );
 const EN_DEFINITION = phrases(['means', 'shall mean', 'is defined as', 'are defined as', 'refers to', 'shall be deemed'], 'none');
@@ -28,24 +25,55 @@ const PROCEDURE = phrases(
 );
 const EN_PROCEDURE = phrases(
   [
-    'notify', 'call', 'contact', 'submit', 'send', 'fill in', 'fill out', 'complete the form', 'report', 'apply', 'phone',
-    'e-mail', 'email', 'website', 'by fax', 'by mail', 'must be (?:filed|submitted|sent|reported|notified)',
+    'notify',
+    'call',
+    'contact',
+    'submit',
+    'send',
+    'fill in',
+    'fill out',
+    'complete the form',
+    'report',
+    'apply',
+    'phone',
+    'e-mail',
+    'email',
+    'website',
+    'by fax',
+    'by mail',
+    'must be (?:filed|submitted|sent|reported|notified)',
   ],
   'none',
 );
 
 const DOCUMENTS = phrases(
   [
-    'יש לצרף', 'לצרף', 'בצירוף', 'יצורפ\\S*', 'מצורפ\\S*', 'המסמכים הבאים', 'מסמכים', 'מסמך', 'אישורים', 'אישור רפואי',
-    'קבלות', 'קבלה מקורית', 'חשבוניות', 'חשבונית', 'העתק', 'צילום', 'דוח משטרה', 'דו"ח משטרה', 'תעודת', 'סיכום מחלה', 'מכתב שחרור',
+    'יש לצרף',
+    'לצרף',
+    'בצירוף',
+    'יצורפ\\S*',
+    'מצורפ\\S*',
+    'המסמכים הבאים',
+    'מסמכים',
+    'מסמך',
+    'אישורים',
+    'אישור רפואי',
+    'קבלות',
+    'קבלה מקורית',
+    'חשבוניות',
+    'חשבונית',
+    'העתק',
+    'צילום',
+    'דוח משטרה',
+    'דו"ח משטרה',
+    'תעודת',
+    'סיכום מחלה',
+    'מכתב שחרור',
   ],
   'any',
 );
 const EN_DOCUMENTS = phrases(
-  [
-    'attach', 'attached', 'enclose', 'enclosed', 'documents?', 'receipts?', 'invoices?', 'copy of', 'copies of', 'certificate',
-    'police report', 'medical records', 'proof of', 'discharge letter',
-  ],
+  ['attach', 'attached', 'enclose', 'enclosed', 'documents?', 'receipts?', 'invoices?', 'copy of', 'copies of', 'certificate', 'police report', 'medical records', 'proof of', 'discharge letter'],
   'none',
 );
 

@@ -83,7 +83,11 @@ export const MIN_QUOTE_WORDS = 4;
 export function isQuotable(sentence: string, headings: readonly string[] = []): boolean {
   // Clause numbers and quote marks are not words: "3. What is covered" is the heading "What is covered".
   const flat = (s: string) =>
-    oneLine(s).replace(/[“”"'.:\s]+$/u, '').replace(/^[“”"'\s]+/u, '').replace(/^\d+(?:\.\d+)*\.?\s+/u, '').trim();
+    oneLine(s)
+      .replace(/[“”"'.:\s]+$/u, '')
+      .replace(/^[“”"'\s]+/u, '')
+      .replace(/^\d+(?:\.\d+)*\.?\s+/u, '')
+      .trim();
   const text = flat(sentence);
   if (text.split(/\s+/u).filter((w) => /[\p{L}\p{N}]/u.test(w)).length < MIN_QUOTE_WORDS) return false;
   return !headings.some((h) => h && flat(h) === text);

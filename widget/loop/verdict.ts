@@ -74,7 +74,13 @@ const EN_COVER = phrases(
 );
 const CONDITION = phrases(
   [
-    'בתנאי ש\\S*', 'בתנאי כי', 'ובלבד ש\\S*', 'ובלבד כי', 'רק אם', 'אך ורק אם', 'רק במקרה ש\\S*',
+    'בתנאי ש\\S*',
+    'בתנאי כי',
+    'ובלבד ש\\S*',
+    'ובלבד כי',
+    'רק אם',
+    'אך ורק אם',
+    'רק במקרה ש\\S*',
     'בכפוף ל(?!תנאי|גבול|סכום|תקרה|הוראות|אמור|השתתפות)\\S*',
     'בתנאי(?! (?:ה)?(?:פוליסה|ביטוח|כיסוי|הרחבה))',
   ],
@@ -93,7 +99,7 @@ const CARVE_OUT = phrases(['למעט', 'פרט ל\\S*', 'except', 'excluding', '
 const IF_AFTER = phrases(['אם', 'if', 'when'], 'vav');
 /** What lifts an exclusion: a clause saying so inside an exclusions section is no exclusion. */
 const LIFTS = phrases(['לא (?:יחול|תחול|יחולו)', '(?:אינו|אינה|אינם) (?:חל|חלה|חלים)', 'ביטול (?:ה)?חריג\\S*', 'הרחבה'], 'any');
-const EN_LIFTS = phrases(['(?:does|do|will|shall)(?: not|n\'t) apply', 'cancellation of (?:the )?exclusion', 'extension'], 'none');
+const EN_LIFTS = phrases(["(?:does|do|will|shall)(?: not|n't) apply", 'cancellation of (?:the )?exclusion', 'extension'], 'none');
 const EXCLUSIONS = phrases(['חריג|חריגים|חריגי|סייג|סייגים|סייגי|החרגות|מה לא מכוסה|לא מכוסים|אינם מכוסים'], 'any');
 const EN_EXCLUSIONS = phrases(['exclusions?', 'what is not covered', 'not covered'], 'none');
 const EXCLUSIONS_SENTENCE = phrases(['(?:ייחשב|יחשב|תיחשב|תחשב|ייחשבו|יחשבו|יהווה|תהווה) (?:כ|ל)?חריג'], 'any');

@@ -30,7 +30,7 @@
  * one question dropped can simply not ask it.
  */
 import type { Answer, AnswerMode, ChatTurn, TurnFeedback } from '../answer/types.ts';
-import { asHarelError, createError, HarelError, isHarelError } from '../core/errors.ts';
+import { asHarelError, createError, type HarelError, isHarelError } from '../core/errors.ts';
 import type { Progress } from '../core/schema.ts';
 import type { AnswerEngine } from '../engines/engine.ts';
 import { ExtractiveEngine } from '../engines/extractive.ts';
@@ -284,7 +284,7 @@ export class ChatSession {
    */
   setFeedback(turnIndex: number, feedback: TurnFeedback | null): boolean {
     const turn = this.turns[turnIndex];
-    if (!turn || turn.role !== 'assistant' || !turn.answer) return false;
+    if (turn?.role !== 'assistant' || !turn.answer) return false;
     const next: ChatTurn = { ...turn };
     if (feedback) next.feedback = { ...feedback };
     else delete next.feedback;

@@ -44,7 +44,11 @@ const decoder = new TextDecoder();
  * with a wrong `text/html` type is not mistaken for a page.
  */
 export function isWebPage(bytes: Uint8Array, contentType: string | null): boolean {
-  const start = decoder.decode(bytes.subarray(0, 256)).replace(/^\uFEFF/, '').trimStart().toLowerCase();
+  const start = decoder
+    .decode(bytes.subarray(0, 256))
+    .replace(/^\uFEFF/, '')
+    .trimStart()
+    .toLowerCase();
   if (!start.startsWith('<')) return false;
   return start.startsWith('<!doctype html') || start.startsWith('<html') || /^\s*(text\/html|application\/xhtml\+xml)\b/i.test(contentType ?? '');
 }

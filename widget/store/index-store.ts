@@ -40,8 +40,7 @@ export interface StoredIndexResult {
 
 type RawFiles = Partial<Record<IndexFileRole, Uint8Array>>;
 
-const problem = (error: unknown): IndexProblem =>
-  isHarelError(error) ? { code: error.code, message: error.message } : { code: 'INDEX_CORRUPT', message: String(error) };
+const problem = (error: unknown): IndexProblem => (isHarelError(error) ? { code: error.code, message: error.message } : { code: 'INDEX_CORRUPT', message: String(error) });
 
 function isQuotaError(error: unknown): boolean {
   const name = (error as { name?: string } | null)?.name;
@@ -109,7 +108,7 @@ export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<
   if (same) {
     try {
       return await fromStored(same, null);
-    } catch (error) {
+    } catch (_error) {
       if (signal?.aborted) throw createError('ABORTED');
       // The stored copy went bad (storage corruption): forget it and download the build again.
       await storage.delete(indexKey, manifest.buildId).catch(() => undefined);

@@ -90,15 +90,20 @@ export class EscalationController implements ReactiveController {
     return html`<section class="contact" id="contact-panel" part="contact-panel" aria-labelledby="contact-title" data-reason=${this.open}
         @keydown=${(e: KeyboardEvent) => this.onKeyDown(e)}>
       <h3 id="contact-title" tabindex="-1">${s.contactTitle}</h3>
-      ${entries.length
-        ? html`<p>${s.contactReach} ${whom}:</p>
+      ${
+        entries.length
+          ? html`<p>${s.contactReach} ${whom}:</p>
             <ul>${entries.map(
-              (entry) => html`<li data-kind=${entry.kind}>${s.contactKinds[entry.kind]}: ${entry.href
-                ? html`<a part="contact-link" href=${entry.href} dir="ltr" target=${entry.kind === 'website' ? '_blank' : nothing}
+              (entry) =>
+                html`<li data-kind=${entry.kind}>${s.contactKinds[entry.kind]}: ${
+                  entry.href
+                    ? html`<a part="contact-link" href=${entry.href} dir="ltr" target=${entry.kind === 'website' ? '_blank' : nothing}
                     rel=${entry.kind === 'website' ? 'noopener noreferrer' : nothing}>${entry.value}</a>`
-                : html`<bdi dir="ltr">${entry.value}</bdi>`}${entry.hours ? html` (<bdi>${entry.hours}</bdi>)` : nothing}</li>`,
+                    : html`<bdi dir="ltr">${entry.value}</bdi>`
+                }${entry.hours ? html` (<bdi>${entry.hours}</bdi>)` : nothing}</li>`,
             )}</ul>`
-        : html`<p>${name ? html`${s.contactReach} ${whom}.` : s.contactNone}</p>`}
+          : html`<p>${name ? html`${s.contactReach} ${whom}.` : s.contactNone}</p>`
+      }
       <button type="button" part="contact-close" @click=${() => this.close()}>${s.close}</button>
     </section>`;
   }

@@ -56,7 +56,7 @@ export function escalationTranscript(turns: readonly ChatTurn[]): TranscriptEntr
  * or the question was about something else), or the customer rated it down. Null otherwise.
  */
 export function escalationFor(turn: ChatTurn | undefined): Exclude<EscalateReason, 'asked'> | null {
-  if (!turn || turn.role !== 'assistant' || !turn.answer) return null;
+  if (turn?.role !== 'assistant' || !turn.answer) return null;
   if (turn.answer.refused) return 'refused';
   return feedbackOf(turn)?.rating === 'down' ? 'rated-down' : null;
 }

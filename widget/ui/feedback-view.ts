@@ -41,7 +41,8 @@ export function renderFeedbackFollowUp(turn: ChatTurn, turnIndex: number, ui: La
   const feedback = feedbackOf(turn);
   const escalation = escalationFor(turn);
   if (feedback?.rating !== 'down' && !escalation) return nothing;
-  return html`${feedback?.rating === 'down'
+  return html`${
+    feedback?.rating === 'down'
       ? html`<div class="feedback-reasons" part="feedback-reasons" role="group" aria-labelledby=${`reasons-${turnIndex}`} data-reason=${feedback.reason ?? 'none'}>
           <span class="label" id=${`reasons-${turnIndex}`}>${s.feedbackReasonsLabel}</span>
           ${FEEDBACK_REASONS.map(
@@ -49,9 +50,12 @@ export function renderFeedbackFollowUp(turn: ChatTurn, turnIndex: number, ui: La
               @click=${() => handlers.onFeedback(turnIndex, { reason })}>${s.feedbackReasons[reason]}</button>`,
           )}
         </div>`
-      : nothing}
-    ${escalation
-      ? html`<div class="escalate-offer"><button type="button" part="action escalate-action" data-action="escalate" data-reason=${escalation}
+      : nothing
+  }
+    ${
+      escalation
+        ? html`<div class="escalate-offer"><button type="button" part="action escalate-action" data-action="escalate" data-reason=${escalation}
           @click=${(e: Event) => handlers.onEscalate(turnIndex, escalation, e.currentTarget as HTMLElement)}>${s.escalate}</button></div>`
-      : nothing}`;
+        : nothing
+    }`;
 }

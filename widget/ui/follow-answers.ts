@@ -95,9 +95,7 @@ export class AnswerFollower implements ReactiveController {
     if (!list) return;
     const bottom = list.scrollHeight - list.clientHeight;
     const question = currentQuestion(list);
-    const questionTop = question
-      ? question.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop - ABOVE_QUESTION_PX
-      : bottom;
+    const questionTop = question ? question.getBoundingClientRect().top - list.getBoundingClientRect().top + list.scrollTop - ABOVE_QUESTION_PX : bottom;
     const top = Math.max(0, Math.min(bottom, questionTop));
     if (top > list.scrollTop + 1) list.scrollTo({ top, behavior: scrollBehavior() });
   }

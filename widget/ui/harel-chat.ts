@@ -15,7 +15,7 @@ import { stripBidiControls } from '../core/bidi-controls.ts';
 import { createError, HarelError } from '../core/errors.ts';
 import type { Lang } from '../core/schema.ts';
 import type { ContactChannels } from '../loop/strings.ts';
-import { contactName, localizedText } from '../loop/off-topic-reply.ts';
+import { contactName } from '../loop/off-topic-reply.ts';
 import { resolveGgufUrl } from '../engines/gguf/gguf-location.ts';
 import type { EngineSetting } from '../session/engine-choice.ts';
 import { createLlmLoader, probeLlmSupport, type LlmOptions, type LlmSupport } from '../session/llm-loader.ts';
@@ -26,17 +26,7 @@ import { searchSettled, type IndexInfo } from '../search/search-service.ts';
 import { openConversationStore } from '../store/conversation-store.ts';
 import { langDirection } from './direction.ts';
 import { describeLoadProgress, formatBytes, type LoadProgressView } from './load-progress.ts';
-import {
-  cardId,
-  renderAnswerError,
-  renderAssistantTurn,
-  renderPendingReply,
-  renderProgressBar,
-  renderStreaming,
-  renderUserTurn,
-  sourceHref,
-  type TurnHandlers,
-} from './message-view.ts';
+import { cardId, renderAnswerError, renderAssistantTurn, renderPendingReply, renderProgressBar, renderStreaming, renderUserTurn, sourceHref, type TurnHandlers } from './message-view.ts';
 import { EscalationController } from './escalate-view.ts';
 import { feedbackDetail, feedbackOf, nextFeedback, type FeedbackChange } from './feedback.ts';
 import { AnswerFollower, scrollBehavior } from './follow-answers.ts';
@@ -74,8 +64,7 @@ export const DEFAULT_MODEL = 'gemma-2-2b-it-q4f16_1-MLC';
 /** Starter questions as a site gives them: per language, or one list for every language. */
 export type StarterQuestions = Partial<Record<Lang, string[]>> | string[];
 
-const questionList = (list: unknown): string[] =>
-  Array.isArray(list) ? list.filter((q): q is string => typeof q === 'string' && q.trim() !== '').map((q) => q.trim()) : [];
+const questionList = (list: unknown): string[] => (Array.isArray(list) ? list.filter((q): q is string => typeof q === 'string' && q.trim() !== '').map((q) => q.trim()) : []);
 
 /** The `starters` attribute: JSON, `{"he": [...], "en": [...]}` or one list; anything else is ignored. */
 const startersAttribute = {
@@ -581,7 +570,7 @@ export class HarelChatElement extends LitElement {
   /** A thumb or a reason on an answer: saved with the turn, and told to the page (not when withdrawn). */
   private rate(turnIndex: number, change: FeedbackChange): void {
     const session = this.session;
-    if (!session || !session.setFeedback(turnIndex, nextFeedback(feedbackOf(session.turns[turnIndex]), change))) return;
+    if (!session?.setFeedback(turnIndex, nextFeedback(feedbackOf(session.turns[turnIndex]), change))) return;
     const detail = feedbackDetail(session.turns, turnIndex, session.indexInfo?.buildId ?? '');
     if (detail) this.emit('harel-chat:feedback', detail);
   }
@@ -589,7 +578,10 @@ export class HarelChatElement extends LitElement {
   private retry(turnIndex: number): void {
     const turns = this.session?.turns ?? [];
     for (let i = turnIndex - 1; i >= 0; i--) {
-      if (turns[i].role === 'user') return this.submit(turns[i].text);
+      if (turns[i].role === 'user') {
+        this.submit(turns[i].text);
+        return;
+      }
     }
   }
 
@@ -611,10 +603,12 @@ export class HarelChatElement extends LitElement {
       <header part="header">
         <div class="titlebar">
           <h2 part="title"><bdi>${title}</bdi></h2>
-          ${this.debug
-            ? nothing
-            : html`<button type="button" class="info" part="details-button" aria-controls="tech" aria-expanded=${showDetails ? 'true' : 'false'}
-                title=${s.techDetails} aria-label=${s.techDetails} @click=${() => this.toggleDetails()}>i</button>`}
+          ${
+            this.debug
+              ? nothing
+              : html`<button type="button" class="info" part="details-button" aria-controls="tech" aria-expanded=${showDetails ? 'true' : 'false'}
+                title=${s.techDetails} aria-label=${s.techDetails} @click=${() => this.toggleDetails()}>i</button>`
+          }
           <button type="button" part="clear-button" @click=${() => void this.clear()} ?disabled=${!turns.length && !pending.length}>${s.clear}</button>
         </div>
         <p class="subtitle" part="subtitle">${this.aboutText(ui)}</p>
@@ -630,15 +624,19 @@ export class HarelChatElement extends LitElement {
           waiting,
           (q) => q.id,
           (q) =>
-            guard([q, q.state, ui, progress?.label, progress?.amount, progress?.value, progress?.max], () =>
-              html`${renderUserTurn({ role: 'user', text: q.text, at: q.at })}${renderPendingReply(q, ui, progress)}`,
+            guard(
+              [q, q.state, ui, progress?.label, progress?.amount, progress?.value, progress?.max],
+              () => html`${renderUserTurn({ role: 'user', text: q.text, at: q.at })}${renderPendingReply(q, ui, progress)}`,
             ),
         )}
       </div>
       ${this.follower.renderPill(s.newAnswer)}
       ${this.escalation.renderPanel(ui)}
       <div class="sr-only" aria-live="polite" aria-atomic="true">${this.announcement}</div>
-      <form part="composer" @submit=${(e: Event) => { e.preventDefault(); this.submit(this.draft); }}>
+      <form part="composer" @submit=${(e: Event) => {
+        e.preventDefault();
+        this.submit(this.draft);
+      }}>
         <label class="sr-only" for="q">${s.inputLabel}</label>
         <textarea id="q" part="input" rows="1" dir="auto" placeholder=${s.placeholder} .value=${this.draft}
           @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
@@ -689,18 +687,20 @@ export class HarelChatElement extends LitElement {
   private renderStatus(ui: Lang): TemplateResult {
     const session = this.session;
     const status = session?.indexStatus;
-    const failed = status === 'error' ? session?.indexError ?? null : null;
-    const info = status === 'ready' ? session?.indexInfo ?? null : null;
+    const failed = status === 'error' ? (session?.indexError ?? null) : null;
+    const info = status === 'ready' ? (session?.indexInfo ?? null) : null;
     const state = failed ? 'error' : status === 'loading' ? 'loading' : info ? 'ready' : nothing;
     return html`<div class=${failed ? 'status error' : 'status'} role="status" part="status" data-state=${state}
       data-code=${failed?.code ?? nothing} data-build=${info?.buildId ?? nothing}
-      data-step=${status === 'loading' ? session?.indexProgress?.step ?? nothing : nothing}>${failed
-        ? html`<span role="alert">${UI_STRINGS[ui].error} [${failed.code}]: ${failed.message}</span>`
-        : status === 'loading' && session
-          ? this.renderLoading(describeLoadProgress(session.indexProgress, ui))
-          : info
-            ? this.renderReady(info, ui)
-            : nothing}</div>`;
+      data-step=${status === 'loading' ? (session?.indexProgress?.step ?? nothing) : nothing}>${
+        failed
+          ? html`<span role="alert">${UI_STRINGS[ui].error} [${failed.code}]: ${failed.message}</span>`
+          : status === 'loading' && session
+            ? this.renderLoading(describeLoadProgress(session.indexProgress, ui))
+            : info
+              ? this.renderReady(info, ui)
+              : nothing
+      }</div>`;
   }
 
   private renderLoading(view: LoadProgressView): TemplateResult {
@@ -739,7 +739,7 @@ export class HarelChatElement extends LitElement {
   private renderDetails(ui: Lang, show: boolean): TemplateResult {
     const s = UI_STRINGS[ui];
     const session = this.session;
-    const info = session?.indexStatus === 'ready' ? session.indexInfo ?? null : null;
+    const info = session?.indexStatus === 'ready' ? (session.indexInfo ?? null) : null;
     return html`<div class="tech" id="tech" part="details" ?hidden=${!show}>
       <div class="row">
         <span class="badge mode" part="mode-badge" data-mode=${this.activeMode} data-engine=${this.activeEngine}
@@ -750,9 +750,11 @@ export class HarelChatElement extends LitElement {
       ${info ? html`<div part="index-info" data-build=${info.buildId}>${s.indexReady(info.documentCount, info.chunkCount)}${info.fromCache ? ` · ${s.fromCache}` : ''}</div>` : nothing}
       ${info?.indexError ? html`<div class="detail" dir="ltr" data-code=${info.indexError.code}>[${info.indexError.code}] ${info.indexError.message}</div>` : nothing}
       ${info ? renderSearchInfo(info, ui) : nothing}
-      ${this.storageUsage?.quota
-        ? html`<div part="storage" data-persisted=${this.storageUsage.persisted}>${s.storage(formatBytes(this.storageUsage.used, ui), formatBytes(this.storageUsage.quota, ui))}${this.storageUsage.persisted ? ` · ${s.storagePersisted}` : ''}</div>`
-        : nothing}
+      ${
+        this.storageUsage?.quota
+          ? html`<div part="storage" data-persisted=${this.storageUsage.persisted}>${s.storage(formatBytes(this.storageUsage.used, ui), formatBytes(this.storageUsage.quota, ui))}${this.storageUsage.persisted ? ` · ${s.storagePersisted}` : ''}</div>`
+          : nothing
+      }
       ${session?.model.status === 'ready' ? html`<div part="model-info" dir="ltr" data-engine=${this.activeEngine}>${s.modeLlm}: ${session.model.modelId}</div>` : nothing}
       ${this.renderModelReason(ui)}
     </div>`;

@@ -53,7 +53,12 @@ const shown = (text: string | null | undefined): string => stripBidiControls(Str
  * or its start when the builder shortened the heading with an ellipsis.
  */
 function sameText(heading: string, title: string): boolean {
-  const norm = (t: string) => t.normalize('NFKC').toLowerCase().replace(/[\s\u2010-\u2015-]+/g, ' ').trim();
+  const norm = (t: string) =>
+    t
+      .normalize('NFKC')
+      .toLowerCase()
+      .replace(/[\s\u2010-\u2015-]+/g, ' ')
+      .trim();
   const h = norm(heading);
   const t = norm(title);
   if (h === t) return true;
@@ -83,12 +88,10 @@ function citationCard(citation: Citation, turnIndex: number, question: string, u
   // reverse, keeps its own direction and does not drag the separators or the page along.
   const q = quoteLang(quote, ui);
   return html`<details class="card" id=${cardId(turnIndex, citation.n)} part="citation-card" data-n=${citation.n} data-file=${citation.file} data-page=${citation.page}>
-    <summary><span class="n">[${citation.n}]</span> <bdi class="title" part="citation-title">${title}</bdi>${path.length
-      ? html` <span class="where">· ${path.map((p, i) => html`${i ? ' › ' : ''}<bdi>${p}</bdi>`)}</span>`
-      : nothing} <span class="where">· ${s.page} ${citation.page}</span></summary>
-    <blockquote dir=${q.dir} lang=${q.lang} part="citation-quote">${highlightSpans(quote, question).map((span) =>
-      span.match ? html`<mark>${span.text}</mark>` : span.text,
-    )}</blockquote>
+    <summary><span class="n">[${citation.n}]</span> <bdi class="title" part="citation-title">${title}</bdi>${
+      path.length ? html` <span class="where">· ${path.map((p, i) => html`${i ? ' › ' : ''}<bdi>${p}</bdi>`)}</span>` : nothing
+    } <span class="where">· ${s.page} ${citation.page}</span></summary>
+    <blockquote dir=${q.dir} lang=${q.lang} part="citation-quote">${highlightSpans(quote, question).map((span) => (span.match ? html`<mark>${span.text}</mark>` : span.text))}</blockquote>
     ${href ? html`<a href=${href} target="_blank" rel="noopener noreferrer" part="citation-link">${s.openSource}</a>` : nothing}
     ${(citation.references ?? []).map((r) => {
       const text = shown(r.text);
@@ -96,11 +99,13 @@ function citationCard(citation: Citation, turnIndex: number, question: string, u
       return html`<div class="ref" part="citation-reference"><span class="also">${s.refersTo(r.clause, r.page)}</span>
         <blockquote dir=${ref.dir} lang=${ref.lang}>${text}</blockquote></div>`;
     })}
-    ${citation.alsoIn.length
-      ? html`<div class="also">${s.alsoIn} ${citation.alsoIn.map(
-          (a, i) => html`${i ? ', ' : ''}${a.lang ? html`<bdi>(${s.languageName(a.lang)})</bdi> ` : nothing}<bdi>${shown(a.title)}</bdi> (${s.page} ${a.page})`,
-        )}</div>`
-      : nothing}
+    ${
+      citation.alsoIn.length
+        ? html`<div class="also">${s.alsoIn} ${citation.alsoIn.map(
+            (a, i) => html`${i ? ', ' : ''}${a.lang ? html`<bdi>(${s.languageName(a.lang)})</bdi> ` : nothing}<bdi>${shown(a.title)}</bdi> (${s.page} ${a.page})`,
+          )}</div>`
+        : nothing
+    }
   </details>`;
 }
 
@@ -136,17 +141,21 @@ export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question:
     ${answer ? answerBadges(answer, ui) : nothing}
     ${turn.text || !turn.stopped ? answerBody(turn.text, lang, cite) : nothing}
     ${turn.stopped ? html`<div class="stopped">${turn.text ? s.answerStopped : s.queuedStopped} ⏹</div>` : nothing}
-    ${answer && answer.citations.length
-      ? html`<section class="sources" aria-label=${s.sources}><h3>${s.sources}</h3>${answer.citations.map((c) => citationCard(c, turnIndex, question, ui))}</section>`
-      : nothing}
-    ${answer
-      ? html`<div class="actions">
+    ${
+      answer?.citations.length
+        ? html`<section class="sources" aria-label=${s.sources}><h3>${s.sources}</h3>${answer.citations.map((c) => citationCard(c, turnIndex, question, ui))}</section>`
+        : nothing
+    }
+    ${
+      answer
+        ? html`<div class="actions">
           <button type="button" part="action" data-action="copy" @click=${() => handlers.onCopy(turnIndex)}>${copied ? s.copied : s.copy}</button>
           <button type="button" part="action" data-action="retry" @click=${() => handlers.onRetry(turnIndex)}>${s.retry}</button>
           ${renderFeedbackButtons(turn, turnIndex, ui, handlers)}
         </div>
         ${renderFeedbackFollowUp(turn, turnIndex, ui, handlers)}`
-      : nothing}
+        : nothing
+    }
   </article>`;
 }
 
@@ -189,15 +198,17 @@ export function renderPendingReply(question: PendingQuestion, ui: Lang, progress
   const state = question.state;
   return html`<article class="msg assistant pending" part="message assistant-message pending-reply" dir=${langDirection(ui)} data-pending=${state}
       data-code=${question.error?.code ?? nothing}>
-    ${state === 'waiting'
-      ? progress
-        ? html`<div class="thinking">${s.queued}</div>
+    ${
+      state === 'waiting'
+        ? progress
+          ? html`<div class="thinking">${s.queued}</div>
             <div class="progress" aria-hidden="true">${progress.label}${progress.amount ? html`: <span class="amount">${progress.amount}</span>` : nothing}
               ${renderProgressBar(progress)}</div>`
-        : html`<div class="thinking">${s.queuedNext}</div>`
-      : state === 'failed'
-        ? html`<div class="body"><p>${s.queuedFailed}</p></div>
+          : html`<div class="thinking">${s.queuedNext}</div>`
+        : state === 'failed'
+          ? html`<div class="body"><p>${s.queuedFailed}</p></div>
             ${question.error ? html`<div class="detail" dir="ltr">[${question.error.code}] ${question.error.message}</div>` : nothing}`
-        : html`<div class="stopped">${s.queuedStopped} ⏹</div>`}
+          : html`<div class="stopped">${s.queuedStopped} ⏹</div>`
+    }
   </article>`;
 }

@@ -55,14 +55,12 @@ export function renderSearchInfo(info: IndexInfo, lang: Lang): TemplateResult {
     const device = info.embedderDevice ? `, ${info.embedderDevice}` : '';
     text = html`${s.hybrid} (<bdi dir="ltr">${modelName(info, lang)}${device}</bdi>)`;
   } else if (status === 'loading') {
-    text = html`${s.bm25} ${s.loading}${download?.total
-      ? html` <span class="amount">${s.of(formatBytes(download.loaded, lang), formatBytes(download.total, lang))}</span>`
-      : nothing}`;
+    text = html`${s.bm25} ${s.loading}${download?.total ? html` <span class="amount">${s.of(formatBytes(download.loaded, lang), formatBytes(download.total, lang))}</span>` : nothing}`;
   } else if (status === 'failed') {
     text = html`${s.bm25} — <bdi dir="ltr" class="reason">${info.embedderError}</bdi>`;
   } else {
     text = html`${s.bm25}: ${s.noVectors}`;
   }
   return html`<div part="search-info" data-search=${info.searchMode} data-embedder=${status}
-    data-device=${status === 'ready' ? info.embedderDevice ?? nothing : nothing}>${s.search}: ${text}</div>`;
+    data-device=${status === 'ready' ? (info.embedderDevice ?? nothing) : nothing}>${s.search}: ${text}</div>`;
 }

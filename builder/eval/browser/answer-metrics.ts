@@ -37,21 +37,21 @@ export interface AnswerMetrics {
 export function citesGold(answer: Pick<Answer, 'citations'>, facts: readonly SourceRef[][], aliases: ReadonlyMap<string, string>): boolean {
   const canonical = (file: string) => aliases.get(file) ?? file;
   const gold = facts.flat();
-  return answer.citations.some((c) =>
-    gold.some((g) => canonical(g.file) === canonical(c.file) && (g.page === null || g.page === c.page)),
-  );
+  return answer.citations.some((c) => gold.some((g) => canonical(g.file) === canonical(c.file) && (g.page === null || g.page === c.page)));
 }
 
 /** As citesGold, and a cited page that is a near-identical twin of a gold page counts too. */
-export function citesGoldLenient(
-  answer: Pick<Answer, 'citations'>,
-  facts: readonly SourceRef[][],
-  aliases: ReadonlyMap<string, string>,
-  twins: TwinLookup,
-): boolean {
+export function citesGoldLenient(answer: Pick<Answer, 'citations'>, facts: readonly SourceRef[][], aliases: ReadonlyMap<string, string>, twins: TwinLookup): boolean {
   if (citesGold(answer, facts, aliases)) return true;
   const canonical = (file: string) => aliases.get(file) ?? file;
-  const groups = new Set(facts.flatMap((f) => [...factGroups(f.map((r) => ({ ...r, file: canonical(r.file) })), twins)]));
+  const groups = new Set(
+    facts.flatMap((f) => [
+      ...factGroups(
+        f.map((r) => ({ ...r, file: canonical(r.file) })),
+        twins,
+      ),
+    ]),
+  );
   return answer.citations.some((c) => groups.has(twins.page(canonical(c.file), c.page)));
 }
 
@@ -61,11 +61,7 @@ export function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-export function scoreAnswers(
-  records: readonly AnswerRecord[],
-  questions: readonly EvalQuestion[],
-  aliases: ReadonlyMap<string, string> = new Map(),
-): AnswerMetrics {
+export function scoreAnswers(records: readonly AnswerRecord[], questions: readonly EvalQuestion[], aliases: ReadonlyMap<string, string> = new Map()): AnswerMetrics {
   const byId = new Map(questions.map((q) => [q.id, q]));
   const answered = records.filter((r) => r.answer);
   const answerable = answered.filter((r) => r.answerable);

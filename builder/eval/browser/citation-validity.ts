@@ -35,6 +35,8 @@ export function citationProblem(citation: Pick<Citation, 'file' | 'page' | 'quot
   const text = pages.page(citation.file, citation.page);
   if (text === undefined) return 'unknown-page';
   // A quote may join sentences of the passage with " … ": each piece must be on the page.
-  const pieces = normalizeSpace(citation.quote).split(/\s*…\s*/u).filter(Boolean);
+  const pieces = normalizeSpace(citation.quote)
+    .split(/\s*…\s*/u)
+    .filter(Boolean);
   return pieces.every((p) => text.includes(p)) ? null : 'quote-not-on-page';
 }

@@ -19,8 +19,7 @@ import { renderHtml } from './html/render-html.ts';
 import { runBrowserEval } from './run-browser-eval.ts';
 import { scoreQuestion } from './score-question.ts';
 
-const USAGE =
-  'usage: npm run eval:browser -- --index <dir> --questions <file> [--engine extractive|llm] [--limit n] [--k 10] [--out <dir>] [--compare <report.json>] [--judge <cmd>] [--port n]\n';
+const USAGE = 'usage: npm run eval:browser -- --index <dir> --questions <file> [--engine extractive|llm] [--limit n] [--k 10] [--out <dir>] [--compare <report.json>] [--judge <cmd>] [--port n]\n';
 const { values } = parseArgs({
   args: process.argv.slice(2),
   options: {
@@ -49,8 +48,7 @@ const run = await runBrowserEval({
   questions,
   mode: engine,
   port: values.port ? positiveInt(values.port, '--port', 4290) : undefined,
-  onProgress: (done, total, r) =>
-    process.stderr.write(`\r${done}/${total} ${r.error ? `error ${r.error}` : r.answer!.refused ? 'refused' : 'answered'}        `),
+  onProgress: (done, total, r) => process.stderr.write(`\r${done}/${total} ${r.error ? `error ${r.error}` : r.answer!.refused ? 'refused' : 'answered'}        `),
 });
 process.stderr.write('\n');
 const ctx = { k, pages: pageTexts(index.documents, index.chunks), aliases: aliasMap(index.documents), twins: twinLookup(index.documents, index.chunks) };
@@ -72,7 +70,7 @@ const report: BrowserReport = buildReport(
   },
   scored,
 );
-process.stdout.write(formatSummary(report) + '\n');
+process.stdout.write(`${formatSummary(report)}\n`);
 if (values.compare) {
   report.comparison = compareReports(JSON.parse(readFileSync(values.compare, 'utf8')) as BrowserReport, report);
   process.stdout.write(`\ncompared with ${values.compare}\n${formatComparison(report.comparison)}\n`);

@@ -52,7 +52,7 @@ export function headline(s: Summary): Record<string, number> {
     'latency p95 ms': s.latency.total.p95,
   };
   if (s.f1 !== null) out['answer F1'] = s.f1;
-  if (s.judge !== null) out['judge'] = s.judge;
+  if (s.judge !== null) out.judge = s.judge;
   return out;
 }
 
@@ -96,7 +96,7 @@ export function formatComparison(c: Comparison): string {
   }
   const list = (title: string, xs: QuestionChange[]) => {
     lines.push(`${title}: ${xs.length}`);
-    for (const x of xs) lines.push(`  ${x.id} [${(x.old.join(',') || 'pass')} → ${x.new.join(',') || 'pass'}] ${x.question}`);
+    for (const x of xs) lines.push(`  ${x.id} [${x.old.join(',') || 'pass'} → ${x.new.join(',') || 'pass'}] ${x.question}`);
   };
   list('newly failing', c.newlyFailing);
   list('newly passing', c.newlyPassing);

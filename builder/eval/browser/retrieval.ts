@@ -21,13 +21,7 @@ export function canonicalQuestion(q: EvalQuestion, aliases: ReadonlyMap<string, 
 }
 
 /** Ranks of the first fact among the first `k` distinct pages; null ranks for unanswerable questions. */
-export function retrievalRanks(
-  q: EvalQuestion,
-  answer: Answer,
-  k: number,
-  aliases: ReadonlyMap<string, string> = new Map(),
-  twins?: TwinLookup,
-): RetrievalRanks {
+export function retrievalRanks(q: EvalQuestion, answer: Answer, k: number, aliases: ReadonlyMap<string, string> = new Map(), twins?: TwinLookup): RetrievalRanks {
   if (!q.answerable) return { fileRank: null, pageRank: null, fileRankLenient: null, pageRankLenient: null };
   const canonical = canonicalQuestion(q, aliases);
   const ranked = rankedPages([...answer.retrieved].sort((a, b) => a.rank - b.rank)).slice(0, k);

@@ -78,9 +78,7 @@ export function scoreQuestion(record: AnswerRecord, q: EvalQuestion, ctx: Scorin
     else if (!citationHit) failures.push('no-gold-citation');
   } else if (!a.refused) failures.push('missed-refusal');
   if (citations.some((c) => c.problem)) failures.push('invalid-citation');
-  const ranks = a
-    ? retrievalRanks(q, a, ctx.k, ctx.aliases, ctx.twins)
-    : { fileRank: null, pageRank: null, fileRankLenient: null, pageRankLenient: null };
+  const ranks = a ? retrievalRanks(q, a, ctx.k, ctx.aliases, ctx.twins) : { fileRank: null, pageRank: null, fileRankLenient: null, pageRankLenient: null };
   return {
     id: q.id,
     question: q.question,

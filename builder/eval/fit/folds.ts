@@ -6,7 +6,7 @@
 export function assignFolds(groups: readonly string[], k: number, seed: number): number[] {
   const keys = [...new Set(groups)].sort();
   let state = seed;
-  const random = () => ((state = (state * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => (state = (state * 1103515245 + 12345) % 2147483648) / 2147483648;
   for (let i = keys.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [keys[i], keys[j]] = [keys[j], keys[i]];

@@ -116,7 +116,11 @@ const FORM = /הצעת?[\s-]ביטוח|טופס|הצהרת[\s-]בריאות|שא
 export function pageFeatures(candidate: PageCandidate, rank: number, topScore: number, yearSpan: readonly [number, number], ctx: RerankContext): number[] {
   const doc = ctx.documents[candidate.doc];
   const read = candidate.chunks.slice(0, CHUNKS_PER_PAGE).map((i) => ctx.chunks[i]);
-  const analysed = read.map((c) => analyze(c.text).filter((w) => w.terms.length > 0).map((w) => w.terms));
+  const analysed = read.map((c) =>
+    analyze(c.text)
+      .filter((w) => w.terms.length > 0)
+      .map((w) => w.terms),
+  );
   const body = new Set(analysed.flat(2));
   const title = new Set(analyze(`${doc.title} ${doc.file.replace(/[-_./]+/g, ' ')}`).flatMap((w) => w.terms));
   const sections = new Set(read.flatMap((c) => analyze(c.sectionPath.join(' ')).flatMap((w) => w.terms)));

@@ -31,11 +31,20 @@ export function offTopicRefusedThreshold(
   generalBudget: number,
   floor = 0.2,
 ): number {
-  let t = Math.max(floor, offTopicThreshold(onTopic.filter((s) => s.refused).map((s) => s.p), floor));
+  let t = Math.max(
+    floor,
+    offTopicThreshold(
+      onTopic.filter((s) => s.refused).map((s) => s.p),
+      floor,
+    ),
+  );
   const flagged = (x: number) => general.filter((s) => s.p >= threshold || (s.refused && s.p >= x)).length;
   if (flagged(t) > generalBudget) {
     // Raise to just above the refused general questions' probabilities, highest last, until within budget.
-    const steps = general.filter((s) => s.refused && s.p >= t && s.p < threshold).map((s) => s.p + 1e-3).sort((a, b) => a - b);
+    const steps = general
+      .filter((s) => s.refused && s.p >= t && s.p < threshold)
+      .map((s) => s.p + 1e-3)
+      .sort((a, b) => a - b);
     for (const step of steps) {
       t = step;
       if (flagged(t) <= generalBudget) break;
@@ -53,7 +62,10 @@ export function refusalThreshold(answerable: readonly { p: number; refusedAnyway
   if (answerable.length === 0) return 0;
   const budget = Math.floor(maxFalseRefusal * answerable.length) - answerable.filter((a) => a.refusedAnyway).length;
   if (budget <= 0) return 0;
-  const ps = answerable.filter((a) => !a.refusedAnyway).map((a) => a.p).sort((a, b) => a - b);
+  const ps = answerable
+    .filter((a) => !a.refusedAnyway)
+    .map((a) => a.p)
+    .sort((a, b) => a - b);
   // Refusing below ps[budget] refuses exactly `budget` of them (ties aside).
   return ps.length > budget ? ps[budget] : ps[ps.length - 1] + 1e-6;
 }

@@ -29,7 +29,32 @@ const NON_FINAL_TWINS = 'כמנפצ';
 const MIRROR: Record<string, string> = { '(': ')', ')': '(', '[': ']', ']': '[', '{': '}', '}': '{', '<': '>', '>': '<' };
 
 /** Frequent policy words without final letters: seen reversed they betray a reversed run. */
-const COMMON = ['של', 'את', 'על', 'כי', 'לפי', 'ביטוח', 'הביטוח', 'פוליסה', 'הפוליסה', 'מבוטח', 'המבוטח', 'שירות', 'השירות', 'או', 'הוא', 'היא', 'זה', 'כמו', 'אשר', 'לרבות', 'תביעה', 'התביעה', 'תקופת', 'סעיף'];
+const COMMON = [
+  'של',
+  'את',
+  'על',
+  'כי',
+  'לפי',
+  'ביטוח',
+  'הביטוח',
+  'פוליסה',
+  'הפוליסה',
+  'מבוטח',
+  'המבוטח',
+  'שירות',
+  'השירות',
+  'או',
+  'הוא',
+  'היא',
+  'זה',
+  'כמו',
+  'אשר',
+  'לרבות',
+  'תביעה',
+  'התביעה',
+  'תקופת',
+  'סעיף',
+];
 const COMMON_FORWARD = new Set(COMMON);
 const COMMON_REVERSED = new Set(COMMON.map((w) => [...w].reverse().join('')).filter((w) => !COMMON_FORWARD.has(w)));
 
@@ -56,9 +81,7 @@ export function reversalScore(text: string): { backwards: number; forwards: numb
  */
 export function visualToLogical(text: string): string {
   const reversed = [...text].reverse().join('');
-  const ltrFixed = reversed.replace(/[A-Za-z0-9][A-Za-z0-9.,:/%'"\-_@+ ]*[A-Za-z0-9]|[A-Za-z0-9]/g, (run) =>
-    [...run].reverse().join(''),
-  );
+  const ltrFixed = reversed.replace(/[A-Za-z0-9][A-Za-z0-9.,:/%'"\-_@+ ]*[A-Za-z0-9]|[A-Za-z0-9]/g, (run) => [...run].reverse().join(''));
   return mirrorBrackets(ltrFixed);
 }
 

@@ -47,7 +47,11 @@ export function documentStyle(pages: readonly PdfLine[][]): DocumentStyle {
   }
   let bodySize = 0;
   let best = -1;
-  for (const [size, w] of weight) if (w > best) { best = w; bodySize = size; }
+  for (const [size, w] of weight)
+    if (w > best) {
+      best = w;
+      bodySize = size;
+    }
   const headingSizes = new Set<number>();
   for (const line of pages.flat()) {
     if (isHeadingCandidate(line, bodySize)) headingSizes.add(roundSize(line.size));
@@ -60,13 +64,7 @@ function roundSize(size: number): number {
 }
 
 function isHeadingCandidate(line: PdfLine, bodySize: number): boolean {
-  return (
-    bodySize > 0 &&
-    line.cells.length === 1 &&
-    line.size >= bodySize * HEADING_RATIO &&
-    line.text.length <= MAX_HEADING_CHARS &&
-    /\p{L}/u.test(line.text)
-  );
+  return bodySize > 0 && line.cells.length === 1 && line.size >= bodySize * HEADING_RATIO && line.text.length <= MAX_HEADING_CHARS && /\p{L}/u.test(line.text);
 }
 
 function headingLevel(line: PdfLine, style: DocumentStyle): number {
@@ -164,13 +162,7 @@ export function linesToBlocks(rawLines: readonly PdfLine[], style: DocumentStyle
     const step = open ? open.line.y - line.y : Infinity;
     const limit = spacing !== null ? spacing * 1.15 + 0.5 : line.size * 1.6;
     const continues =
-      open !== null &&
-      open.block.type === 'text' &&
-      step > 0 &&
-      step <= limit &&
-      Math.abs(open.line.size - line.size) <= 0.1 * line.size &&
-      open.line.rtl === line.rtl &&
-      !startsClause(line.text);
+      open !== null && open.block.type === 'text' && step > 0 && step <= limit && Math.abs(open.line.size - line.size) <= 0.1 * line.size && open.line.rtl === line.rtl && !startsClause(line.text);
     if (continues && open) {
       open.block.text = joinWrapped(open.block.text, line.text);
       open.line = line;

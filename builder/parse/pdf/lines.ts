@@ -169,16 +169,22 @@ function toCell(items: Placed[], rtl: boolean, size: number): LineCell {
  * as the Unicode bidi algorithm does for embedded LTR runs.
  */
 function rtlOrder(items: Placed[]): number[] {
-  const kind = items.map((p) =>
-    HEBREW.test(p.str) ? 'R' : LTR_STRONG.test(p.str) ? 'L' : 'N',
-  );
+  const kind = items.map((p) => (HEBREW.test(p.str) ? 'R' : LTR_STRONG.test(p.str) ? 'L' : 'N'));
   // Neutrals between two L items belong to the L run.
   const resolved = kind.map((k, i) => {
     if (k !== 'N') return k;
     let before = 'R';
-    for (let j = i - 1; j >= 0; j--) if (kind[j] !== 'N') { before = kind[j]; break; }
+    for (let j = i - 1; j >= 0; j--)
+      if (kind[j] !== 'N') {
+        before = kind[j];
+        break;
+      }
     let after = 'R';
-    for (let j = i + 1; j < kind.length; j++) if (kind[j] !== 'N') { after = kind[j]; break; }
+    for (let j = i + 1; j < kind.length; j++)
+      if (kind[j] !== 'N') {
+        after = kind[j];
+        break;
+      }
     return before === 'L' && after === 'L' ? 'L' : 'R';
   });
   const order: number[] = [];

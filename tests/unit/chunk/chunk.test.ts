@@ -17,11 +17,7 @@ function find(chunks: Chunk[], needle: string): Chunk {
 
 describe('structure: clauses and section paths', () => {
   it('tracks Hebrew chapters, named sections and clause numbers', () => {
-    const doc = makeDoc([
-      [
-        ["פרק ב' - כיסויים", 'הגדרות', `1. "מבוטח" - ${HE}`, `1.1 בן זוג ${HE}`, 'חריגים', `3.2.4 נזק במתכוון ${HE}`, `סעיף 5 תקופה ${HE}`, `(א) הארכה ${HE}`].join('\n'),
-      ],
-    ]);
+    const doc = makeDoc([[["פרק ב' - כיסויים", 'הגדרות', `1. "מבוטח" - ${HE}`, `1.1 בן זוג ${HE}`, 'חריגים', `3.2.4 נזק במתכוון ${HE}`, `סעיף 5 תקופה ${HE}`, `(א) הארכה ${HE}`].join('\n')]]);
     const chunks = chunkDocument(doc, 0, { maxTokens: 60 });
     expect(find(chunks, '"מבוטח"')).toMatchObject({ clause: '1', sectionPath: ["פרק ב' - כיסויים", 'הגדרות'] });
     expect(find(chunks, 'בן זוג')).toMatchObject({ clause: '1.1', sectionPath: ["פרק ב' - כיסויים", 'הגדרות'] });
@@ -37,16 +33,7 @@ describe('structure: clauses and section paths', () => {
 
   it('tracks English SECTION / ALL-CAPS / numbered headings and lettered items', () => {
     const doc = makeDoc(
-      [
-        [
-          'SECTION 2 - COVER',
-          `1. Definitions\n${EN}`,
-          `1.1 "Vehicle" means ${EN}`,
-          'GENERAL EXCLUSIONS',
-          `4. War\n4.1 Invasion ${EN}\n(a) riots ${EN}`,
-          `Exclusions\n${EN}`,
-        ],
-      ],
+      [['SECTION 2 - COVER', `1. Definitions\n${EN}`, `1.1 "Vehicle" means ${EN}`, 'GENERAL EXCLUSIONS', `4. War\n4.1 Invasion ${EN}\n(a) riots ${EN}`, `Exclusions\n${EN}`]],
       'test/en.pdf',
       'en',
     );
@@ -92,11 +79,7 @@ describe('structure: clauses and section paths', () => {
 
 describe('pages', () => {
   it('never lets a chunk cross a page, while sections carry across pages', () => {
-    const doc = makeDoc([
-      ['פרק א: כללי', `1. ${HE}`, `2. ${HE}`],
-      [`${HE} ${HE}`, `3. ${HE}`],
-      [`${EN} ${EN} ${EN}`],
-    ]);
+    const doc = makeDoc([['פרק א: כללי', `1. ${HE}`, `2. ${HE}`], [`${HE} ${HE}`, `3. ${HE}`], [`${EN} ${EN} ${EN}`]]);
     const chunks = chunkDocument(doc, 0, { maxTokens: 1000 });
     expect(new Set(chunks.map((c) => c.page))).toEqual(new Set([1, 2, 3]));
     for (const c of chunks) {
@@ -184,13 +167,11 @@ describe('tables', () => {
 });
 
 describe('noise and page furniture', () => {
-  const pages = Array.from({ length: 5 }, (_, i) => [
-    'הראל חברה לביטוח בע"מ - פוליסה לביטוח דירה',
-    `${i + 1}. ${['אש', 'פריצה', 'נזקי מים', 'רעידת אדמה', 'שבר'][i]}: ${HE}`,
-    i === 2 ? 'ראו גם' : '',
-    `עמוד ${i + 1} מתוך 5`,
-    `${i + 1}`,
-  ].filter(Boolean));
+  const pages = Array.from({ length: 5 }, (_, i) =>
+    ['הראל חברה לביטוח בע"מ - פוליסה לביטוח דירה', `${i + 1}. ${['אש', 'פריצה', 'נזקי מים', 'רעידת אדמה', 'שבר'][i]}: ${HE}`, i === 2 ? 'ראו גם' : '', `עמוד ${i + 1} מתוך 5`, `${i + 1}`].filter(
+      Boolean,
+    ),
+  );
   const doc = makeDoc(pages);
 
   it('finds lines repeated at the edges of most pages', () => {
@@ -215,7 +196,9 @@ describe('noise and page furniture', () => {
 
   it('keeps a sentence repeated mid-page (not at the edges) as content', () => {
     const body = 'השירות ניתן בכפוף לתנאי כתב השירות ולהוראות המפורטות להלן בכל מקרה.';
-    const d = makeDoc(Array.from({ length: 4 }, (_, i) => [`כותרת עמוד ${i} עם מילים`, `פסקה ${i} ${HE}`, `עוד ${i} ${HE}`, body, `פסקה נוספת ${i} ${HE}`, `סיום ${i} ${HE}`, `שורה ${i} ${HE}`, `אחרונה ${i} ${HE}`]));
+    const d = makeDoc(
+      Array.from({ length: 4 }, (_, i) => [`כותרת עמוד ${i} עם מילים`, `פסקה ${i} ${HE}`, `עוד ${i} ${HE}`, body, `פסקה נוספת ${i} ${HE}`, `סיום ${i} ${HE}`, `שורה ${i} ${HE}`, `אחרונה ${i} ${HE}`]),
+    );
     expect(chunkDocument(d, 0).filter((c) => c.text.includes(body))).toHaveLength(4);
   });
 });
@@ -233,8 +216,12 @@ describe('ids', () => {
 
   it('do not change when another page changes', () => {
     const edited = makeDoc([[`1. ${HE}`, `2. ${EN}`], [`3. ${HE} נוסף`]]);
-    const before = chunkDocument(doc, 0).filter((c) => c.page === 1).map((c) => c.id);
-    const after = chunkDocument(edited, 0).filter((c) => c.page === 1).map((c) => c.id);
+    const before = chunkDocument(doc, 0)
+      .filter((c) => c.page === 1)
+      .map((c) => c.id);
+    const after = chunkDocument(edited, 0)
+      .filter((c) => c.page === 1)
+      .map((c) => c.id);
     expect(after).toEqual(before);
   });
 

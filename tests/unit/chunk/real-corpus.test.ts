@@ -19,9 +19,7 @@ interface CorpusFile {
 }
 
 function listJson(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? listJson(join(dir, e.name)) : e.name.endsWith('.json') ? [join(dir, e.name)] : [],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listJson(join(dir, e.name)) : e.name.endsWith('.json') ? [join(dir, e.name)] : []));
 }
 
 /** A stand-in for the text parser: one text block per group of lines, nothing else guessed. */
@@ -52,7 +50,7 @@ describe.skipIf(!present)('chunking the real Harel corpus', () => {
     ms = performance.now() - start;
     const tokens = chunks.map((c) => c.tokens).sort((a, b) => a - b);
     const q = (p: number): number => tokens[Math.min(tokens.length - 1, Math.floor(p * tokens.length))];
-    const share = (f: (c: Chunk) => boolean): string => ((100 * chunks.filter(f).length) / chunks.length).toFixed(1) + ' %';
+    const share = (f: (c: Chunk) => boolean): string => `${((100 * chunks.filter(f).length) / chunks.length).toFixed(1)} %`;
     console.log(
       `chunk real corpus: ${docs.length} documents → ${chunks.length} chunks in ${Math.round(ms)} ms; ` +
         `tokens p50 ${q(0.5)} p95 ${q(0.95)} max ${tokens[tokens.length - 1]}; ` +
@@ -85,7 +83,10 @@ describe.skipIf(!present)('chunking the real Harel corpus', () => {
     // Every line of a chunk comes from its own page (overlap included): none crosses a page. The
     // one exception by design: the header row of a table continued from the page before.
     const textOf = (d: number, page: number): string =>
-      (docs[d].pages.find((p) => p.page === page)?.blocks ?? []).map((b) => b.text).join('\n').replace(/\s+/g, ' ');
+      (docs[d].pages.find((p) => p.page === page)?.blocks ?? [])
+        .map((b) => b.text)
+        .join('\n')
+        .replace(/\s+/g, ' ');
     const sample = chunks.filter((_, i) => i % 25 === 0);
     for (const c of sample) {
       const pageText = textOf(c.doc, c.page);

@@ -133,14 +133,18 @@ async function expectCancelled(result: Interrupted, step: string): Promise<void>
 }
 
 describe('Ctrl-C during harel-builder build', () => {
-  it.each(STEPS)('stops in the %s step, writes nothing to --out and exits 130', async (step) => {
-    const result = await buildAndInterrupt([corpus, '--out', out, '--no-embed'], step);
-    await expectCancelled(result, step);
-    // Seen at once: the step it was sent in (or, when that step was ending, the next one) is the
-    // last that runs. Before, every step ran to the end and the build was written.
-    const next = STEPS[STEPS.indexOf(step) + 1];
-    for (const later of progressSteps(result.after)) expect([step, next]).toContain(later);
-  }, 120_000);
+  it.each(STEPS)(
+    'stops in the %s step, writes nothing to --out and exits 130',
+    async (step) => {
+      const result = await buildAndInterrupt([corpus, '--out', out, '--no-embed'], step);
+      await expectCancelled(result, step);
+      // Seen at once: the step it was sent in (or, when that step was ending, the next one) is the
+      // last that runs. Before, every step ran to the end and the build was written.
+      const next = STEPS[STEPS.indexOf(step) + 1];
+      for (const later of progressSteps(result.after)) expect([step, next]).toContain(later);
+    },
+    120_000,
+  );
 
   it('stops while embedding (the tiny test embedder), writes nothing to --out and exits 130', async () => {
     const args = [corpus, '--out', out, '--embedder', 'fixture/tiny-embedder', '--model-dir', models, '--dtype', 'fp32'];
@@ -158,10 +162,14 @@ describe('Ctrl-C during harel-builder build', () => {
   }, 120_000);
 
   const harelNote = hasHarel ? '' : ' (skipped: the shared Harel corpus is not at ../shared/data/harel/corpus)';
-  it.skipIf(!hasHarel).each(['chunk', 'bm25'])(`stops a build of the Harel corpus in the %s step${harelNote}`, async (step) => {
-    const result = await buildAndInterrupt([harelCorpus, '--out', out, '--no-embed'], step);
-    await expectCancelled(result, step);
-    const next = STEPS[STEPS.indexOf(step) + 1];
-    for (const later of progressSteps(result.after)) expect([step, next]).toContain(later);
-  }, 120_000);
+  it.skipIf(!hasHarel).each(['chunk', 'bm25'])(
+    `stops a build of the Harel corpus in the %s step${harelNote}`,
+    async (step) => {
+      const result = await buildAndInterrupt([harelCorpus, '--out', out, '--no-embed'], step);
+      await expectCancelled(result, step);
+      const next = STEPS[STEPS.indexOf(step) + 1];
+      for (const later of progressSteps(result.after)) expect([step, next]).toContain(later);
+    },
+    120_000,
+  );
 });

@@ -94,10 +94,7 @@ describe('harel-builder build --site', () => {
   beforeAll(async () => {
     work = await mkdtemp(join(tmpdir(), 'harel-site-'));
     await mkdir(join(work, 'corpus', 'car'), { recursive: true });
-    await writeFile(
-      join(work, 'corpus', 'car', 'policy.md'),
-      '# פוליסת רכב\n\n## השתתפות עצמית\n\nההשתתפות העצמית בנזק לשמשה היא 250 ש"ח.\n\n## גרירה\n\nהגרירה ניתנת חינם עד 100 ק"מ.\n',
-    );
+    await writeFile(join(work, 'corpus', 'car', 'policy.md'), '# פוליסת רכב\n\n## השתתפות עצמית\n\nההשתתפות העצמית בנזק לשמשה היא 250 ש"ח.\n\n## גרירה\n\nהגרירה ניתנת חינם עד 100 ק"מ.\n');
   });
   afterAll(async () => {
     await rm(work, { recursive: true, force: true });

@@ -53,7 +53,7 @@ describe('documentText', () => {
 describe('citations around document text', () => {
   const passages = [passage('first', { n: 1 }), passage('second', { n: 2 }), passage('third', { n: 3 })];
 
-  it('leaves a quote\'s own [1], [2] [99] as written: not renumbered, not removed, not counted', () => {
+  it("leaves a quote's own [1], [2] [99] as written: not renumbered, not removed, not counted", () => {
     const text = `According to the policy documents:\n“${documentText('Pay the excess [1] first, see [2] [99].')}” [3]`;
     const parsed = parseCitations(text, passages);
     expect(parsed.sources.map((p) => p.n)).toEqual([3]);
@@ -61,7 +61,7 @@ describe('citations around document text', () => {
     expect(plainAnswerText(parsed.text)).toBe('According to the policy documents:\n“Pay the excess [1] first, see [2] [99].” [1]');
   });
 
-  it('still renumbers and removes the engine\'s own markers, and tidies the spaces they leave, around runs', () => {
+  it("still renumbers and removes the engine's own markers, and tidies the spaces they leave, around runs", () => {
     const text = `Lead: ${documentText('850 NIS')} [2] [9].\n“${documentText('a  b  [7] .')}” [9] [3]`;
     const parsed = parseCitations(text, passages);
     expect(parsed.dropped).toEqual([9]);

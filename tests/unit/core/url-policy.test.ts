@@ -59,7 +59,12 @@ const KEPT: [string, string, string, string][] = [
   ['spaces around', '  https://insurer.example/a \n', 'https://insurer.example/a', 'https://insurer.example/a'],
   ['Hebrew path', 'https://insurer.example/ביטוח-רכב', 'https://insurer.example/ביטוח-רכב', 'https://insurer.example/%D7%91%D7%99%D7%98%D7%95%D7%97-%D7%A8%D7%9B%D7%91'],
   ['&amp; in a query', 'https://insurer.example/doc?a=1&amp;b=2', 'https://insurer.example/doc?a=1&amp;b=2', 'https://insurer.example/doc?a=1&amp;b=2'],
-  ['a javascript: URL as a query value', 'https://insurer.example/go?next=javascript:alert(1)', 'https://insurer.example/go?next=javascript:alert(1)', 'https://insurer.example/go?next=javascript:alert(1)'],
+  [
+    'a javascript: URL as a query value',
+    'https://insurer.example/go?next=javascript:alert(1)',
+    'https://insurer.example/go?next=javascript:alert(1)',
+    'https://insurer.example/go?next=javascript:alert(1)',
+  ],
   ['root-relative', '/car/policy.pdf', '/car/policy.pdf', 'https://www.insurer.example/car/policy.pdf'],
   ['path-relative', 'files/car.pdf', 'files/car.pdf', 'https://www.insurer.example/help/files/car.pdf'],
   ['dot segments', '../policies/car.pdf', '../policies/car.pdf', 'https://www.insurer.example/policies/car.pdf'],

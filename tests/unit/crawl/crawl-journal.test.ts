@@ -24,7 +24,10 @@ function journalFile(): string {
 }
 
 function readJournal(): JournalEvent[] {
-  return readFileSync(journalFile(), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as JournalEvent);
+  return readFileSync(journalFile(), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as JournalEvent);
 }
 
 function item(path: string, depth = 1): QueueItem {

@@ -165,7 +165,11 @@ describe('harel-builder crawl', () => {
       const savedPaths = new Set(site.expected.saved);
       const refetched = requested(site, 200).filter((p) => savedPaths.has(p));
       expect(refetched).toEqual([]);
-      expect(requested(site, 304).filter((p) => savedPaths.has(p)).sort()).toEqual([...savedPaths].sort());
+      expect(
+        requested(site, 304)
+          .filter((p) => savedPaths.has(p))
+          .sort(),
+      ).toEqual([...savedPaths].sort());
       expect(site.requests.filter((r) => savedPaths.has(decodeURIComponent(r.path)) && !r.headers['if-none-match'])).toEqual([]);
       const after = readManifest(out);
       expect(Object.keys(after.files).sort()).toEqual(Object.keys(before.files).sort());

@@ -163,7 +163,13 @@ describe('HostScheduler: global concurrency', () => {
     await clock.run();
     await done;
     expect(peak()).toBe(2);
-    expect(starts.map((s) => [s.id, s.at])).toEqual([['1', 0], ['2', 0], ['3', 100], ['4', 100], ['5', 200]]);
+    expect(starts.map((s) => [s.id, s.at])).toEqual([
+      ['1', 0],
+      ['2', 0],
+      ['3', 100],
+      ['4', 100],
+      ['5', 200],
+    ]);
     expect(scheduler.active).toBe(0);
   });
 
@@ -233,7 +239,10 @@ describe('HostScheduler: abort', () => {
     await expect(aborted).rejects.toThrowError('user cancelled');
     await clock.run();
     await Promise.all([first, third]);
-    expect(starts.map((s) => [s.id, s.at])).toEqual([['1', 0], ['3', 1000]]);
+    expect(starts.map((s) => [s.id, s.at])).toEqual([
+      ['1', 0],
+      ['3', 1000],
+    ]);
     expect(scheduler.active).toBe(0);
     expect(clock.pending).toBe(0);
   });

@@ -11,32 +11,43 @@ const routes = new Map<string, (req: IncomingMessage, res: ServerResponse) => vo
   ['/not-modified', (_, res) => res.writeHead(304, { etag: '"v1"', 'last-modified': 'Mon, 01 Jan 2024 00:00:00 GMT' }).end()],
   ['/missing', (_, res) => res.writeHead(404, { 'retry-after': '7', 'content-type': 'text/html' }).end('<h1>gone</h1>')],
   ['/busy', (_, res) => res.writeHead(503).end()],
-  ['/page', (_, res) =>
-    res.writeHead(200, { 'content-type': 'Text/HTML; charset=utf-8', etag: '"abc"' }).end('<p>שלום</p>')],
+  ['/page', (_, res) => res.writeHead(200, { 'content-type': 'Text/HTML; charset=utf-8', etag: '"abc"' }).end('<p>שלום</p>')],
   ['/echo-headers', (req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(req.headers))],
   ['/no-type', (_, res) => res.writeHead(200).end('bytes')],
   ['/image', (_, res) => res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(10 * KB))],
   ['/big-declared', (_, res) => res.writeHead(200, { 'content-type': 'application/pdf', 'content-length': String(64 * KB) }).end(Buffer.alloc(64 * KB))],
-  ['/big-chunked', (_, res) => {
-    res.writeHead(200, { 'content-type': 'application/pdf' });
-    // No content-length: Node sends it chunked, so only counting while streaming can catch it.
-    for (let i = 0; i < 16; i++) res.write(Buffer.alloc(4 * KB));
-    res.end();
-  }],
-  ['/small-chunked', (_, res) => {
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.write('abc');
-    res.end('def');
-  }],
-  ['/stall', (_, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.write('<p>start');
-    res.flushHeaders();
-    // ...and never ends.
-  }],
-  ['/stall-headers', () => {
-    // Never answers at all.
-  }],
+  [
+    '/big-chunked',
+    (_, res) => {
+      res.writeHead(200, { 'content-type': 'application/pdf' });
+      // No content-length: Node sends it chunked, so only counting while streaming can catch it.
+      for (let i = 0; i < 16; i++) res.write(Buffer.alloc(4 * KB));
+      res.end();
+    },
+  ],
+  [
+    '/small-chunked',
+    (_, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.write('abc');
+      res.end('def');
+    },
+  ],
+  [
+    '/stall',
+    (_, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.write('<p>start');
+      res.flushHeaders();
+      // ...and never ends.
+    },
+  ],
+  [
+    '/stall-headers',
+    () => {
+      // Never answers at all.
+    },
+  ],
 ]);
 
 let server: Server;

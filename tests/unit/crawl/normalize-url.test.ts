@@ -5,18 +5,12 @@ const BITUACH_UPPER = '/%D7%91%D7%99%D7%98%D7%95%D7%97';
 const BITUACH_LOWER = '/%d7%91%d7%99%d7%98%d7%95%d7%97';
 
 describe('normalizeUrl: what is crawlable', () => {
-  it.each([
-    'mailto:info@example.co.il',
-    'tel:+972-3-1234567',
-    'javascript:void(0)',
-    'data:text/plain,hi',
-    'blob:https://example.co.il/1234',
-    'ftp://example.co.il/file',
-    'http://',
-    'not a url',
-  ])('rejects %s', (href) => {
-    expect(normalizeUrl(href)).toBeNull();
-  });
+  it.each(['mailto:info@example.co.il', 'tel:+972-3-1234567', 'javascript:void(0)', 'data:text/plain,hi', 'blob:https://example.co.il/1234', 'ftp://example.co.il/file', 'http://', 'not a url'])(
+    'rejects %s',
+    (href) => {
+      expect(normalizeUrl(href)).toBeNull();
+    },
+  );
 
   it('rejects a relative href without a base, and with an unparsable base', () => {
     expect(normalizeUrl('/a')).toBeNull();

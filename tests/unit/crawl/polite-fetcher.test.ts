@@ -114,7 +114,7 @@ describe('PoliteFetcher.get', () => {
 
   it('waits as long as a longer Retry-After asks', async () => {
     const clock = new InstantClock();
-    const site = await startSite(clock, (req, res, hits) => {
+    const site = await startSite(clock, (_req, res, hits) => {
       if (hits.length === 1) res.writeHead(429, { 'retry-after': '12' }).end();
       else res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
     });
@@ -126,7 +126,9 @@ describe('PoliteFetcher.get', () => {
     const clock = new InstantClock();
     const site = await startSite(clock, (_, res) => res.end());
     await new Promise<void>((resolve) => servers.pop()!.close(() => resolve()));
-    const error = await fetcher(clock).get(`${site.origin}/x`, wantsAll).catch((caught: unknown) => caught);
+    const error = await fetcher(clock)
+      .get(`${site.origin}/x`, wantsAll)
+      .catch((caught: unknown) => caught);
     expect(isHarelError(error, 'CRAWL_NETWORK')).toBe(true);
     expect(clock.sleeps).toHaveLength(BACKOFF.retries);
   });
@@ -136,7 +138,9 @@ describe('PoliteFetcher.get', () => {
     const site = await startSite(clock, (_, res) => res.writeHead(200).end());
     const controller = new AbortController();
     controller.abort();
-    const error = await fetcher(clock, { signal: controller.signal }).get(`${site.origin}/x`, wantsAll).catch((caught: unknown) => caught);
+    const error = await fetcher(clock, { signal: controller.signal })
+      .get(`${site.origin}/x`, wantsAll)
+      .catch((caught: unknown) => caught);
     expect(isHarelError(error, 'ABORTED')).toBe(true);
     expect(site.hits).toEqual([]);
   });

@@ -35,15 +35,7 @@ describe('parseRobots', () => {
   });
 
   it('prefers a group naming harel-builder over the * group', () => {
-    const text = [
-      'User-agent: *',
-      'Disallow: /',
-      'Crawl-delay: 10',
-      '',
-      `User-agent: ${ROBOTS_AGENT}`,
-      'Disallow: /admin/',
-      'Crawl-delay: 1.5',
-    ].join('\n');
+    const text = ['User-agent: *', 'Disallow: /', 'Crawl-delay: 10', '', `User-agent: ${ROBOTS_AGENT}`, 'Disallow: /admin/', 'Crawl-delay: 1.5'].join('\n');
     const rules = parseRobots(ROBOTS_URL, text);
     expect(rules.isAllowed(`${ORIGIN}/insurance`)).toBe(true);
     expect(rules.isAllowed(`${ORIGIN}/admin/x`)).toBe(false);

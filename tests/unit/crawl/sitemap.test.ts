@@ -16,10 +16,7 @@ const URLSET = `<?xml version="1.0" encoding="UTF-8"?>
 describe('parseSitemap', () => {
   it('reads a urlset with optional lastmod', () => {
     expect(parseSitemap(URLSET)).toEqual({
-      urls: [
-        { loc: 'https://www.example.co.il/', lastmod: '2024-05-01' },
-        { loc: 'https://www.example.co.il/%D7%91%D7%99%D7%98%D7%95%D7%97' },
-      ],
+      urls: [{ loc: 'https://www.example.co.il/', lastmod: '2024-05-01' }, { loc: 'https://www.example.co.il/%D7%91%D7%99%D7%98%D7%95%D7%97' }],
       sitemaps: [],
     });
   });

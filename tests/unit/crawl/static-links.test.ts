@@ -27,10 +27,7 @@ describe('staticLinks', () => {
     const html = `<html><head><base href="/docs/2024/"></head><body><a href="terms.pdf">Terms</a></body></html>`;
     expect(staticLinks(html, PAGE).map((link) => link.href)).toEqual(['https://www.example.co.il/docs/2024/terms.pdf']);
     const late = `<a href="a.html">A</a><base href="https://static.example.co.il/root/"><a href="b.html">B</a>`;
-    expect(staticLinks(late, PAGE).map((link) => link.href)).toEqual([
-      'https://static.example.co.il/root/a.html',
-      'https://static.example.co.il/root/b.html',
-    ]);
+    expect(staticLinks(late, PAGE).map((link) => link.href)).toEqual(['https://static.example.co.il/root/a.html', 'https://static.example.co.il/root/b.html']);
   });
 
   it('uses only the first <base href>, and ignores an unparsable one', () => {

@@ -71,7 +71,10 @@ describe('writeTinyEmbedder', () => {
 describe.each(['fp32', 'q8'] as const)('the real feature-extraction pipeline, dtype %s', (dtype) => {
   let extractor: FeatureExtractionPipeline;
   const embed = async (texts: string[]) => {
-    const out = await extractor(texts.map((t) => `passage: ${t}`), { pooling: 'mean', normalize: true });
+    const out = await extractor(
+      texts.map((t) => `passage: ${t}`),
+      { pooling: 'mean', normalize: true },
+    );
     return { dims: out.dims, rows: out.tolist() as number[][] };
   };
 

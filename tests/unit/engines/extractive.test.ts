@@ -57,7 +57,7 @@ describe('ExtractiveEngine', () => {
     await expectGrounded(result.text, [policy, twin]);
   });
 
-  it('names the fact with the clause\'s own term and passes over facts about another term', async () => {
+  it("names the fact with the clause's own term and passes over facts about another term", async () => {
     const p = passage('ההשתתפות העצמית בביטוח מקיף היא 1,500 ש"ח לכל מקרה ביטוח. הפרמיה השנתית בביטוח מקיף היא 3,200 ש"ח לכל רכב.', { n: 1 });
     const he = await answer('כמה ההשתתפות העצמית בביטוח מקיף?', [p]);
     expect(he.lines[0]).toBe('השתתפות העצמית: 1,500 ש"ח [1]');
@@ -77,10 +77,11 @@ describe('ExtractiveEngine', () => {
     const result = await engine.generate({ question: 'How much is lost baggage covered?', lang: 'en', passages: [p], history: [] });
     expect(plainAnswerText(result.text)).toBe('Amount: 3,000 dollars [1]\nAccording to the policy documents:\n“Lost baggage is covered up to 3,000 dollars per trip.” [1]');
     // The fact and the quote are the clause's text; the markers and the frame are the engine's.
-    expect(answerSegments(result.text).filter((s) => s.kind === 'document').map((s) => s.text)).toEqual([
-      '3,000 dollars',
-      'Lost baggage is covered up to 3,000 dollars per trip.',
-    ]);
+    expect(
+      answerSegments(result.text)
+        .filter((s) => s.kind === 'document')
+        .map((s) => s.text),
+    ).toEqual(['3,000 dollars', 'Lost baggage is covered up to 3,000 dollars per trip.']);
     const controller = new AbortController();
     controller.abort();
     await expect(engine.generate({ question: 'baggage', lang: 'en', passages: [p], history: [], signal: controller.signal })).rejects.toMatchObject({ code: 'ABORTED' });
@@ -114,10 +115,7 @@ describe('ExtractiveEngine', () => {
   });
 
   it('gives no verdict when the quotes disagree, and quotes the answer rather than a question in the passage', async () => {
-    const both = [
-      passage('נזק לחיישני הפגוש יהיה מכוסה לפי כתב השירות.', { n: 1 }),
-      passage('נזק לחיישני הפגוש שנגרם לפני תחילת הביטוח אינו מכוסה.', { n: 2, chunkId: 'b' }),
-    ];
+    const both = [passage('נזק לחיישני הפגוש יהיה מכוסה לפי כתב השירות.', { n: 1 }), passage('נזק לחיישני הפגוש שנגרם לפני תחילת הביטוח אינו מכוסה.', { n: 2, chunkId: 'b' })];
     const result = await answer('האם נזק לחיישני הפגוש מכוסה?', both);
     expect(result.lines[0]).toBe('לפי מסמכי הפוליסה:');
 
@@ -127,7 +125,7 @@ describe('ExtractiveEngine', () => {
     expect(answered.lines[1]).toBe('“כן, הביטוח מכסה גרירה לאחר תאונה עד 3 פעמים בשנה.” [1]');
   });
 
-  it('says so in the question\'s language when every quoted clause is in the other one, and still quotes verbatim', async () => {
+  it("says so in the question's language when every quoted clause is in the other one, and still quotes verbatim", async () => {
     const en = await answer('What is the deductible for water damage?', [policy]);
     expect(en.lines[0]).toBe('Amount: 850 ש"ח [1]');
     expect(en.lines[1]).toBe('The matching clauses are in Hebrew, quoted as written:');

@@ -31,8 +31,8 @@ function gguf(kvs: Kv[], options: { cut?: number; magic?: string } = {}): Uint8A
   u64(kvs.length);
   for (const [key, value] of kvs) {
     str(key);
-    if ('s' in value) (u32(8), str(value.s));
-    else if ('u32' in value) (u32(4), u32(value.u32));
+    if ('s' in value) u32(8), str(value.s);
+    else if ('u32' in value) u32(4), u32(value.u32);
     else {
       u32(9);
       u32(8);
@@ -75,7 +75,10 @@ describe('GGUF file checks', () => {
   });
 
   it('refuses an architecture the widget does not run, early and after the download', () => {
-    const bert = gguf([['general.architecture', { s: 'bert' }], ['general.name', { s: 'e5' }]]);
+    const bert = gguf([
+      ['general.architecture', { s: 'bert' }],
+      ['general.name', { s: 'e5' }],
+    ]);
     expect(codeOf(() => probeGgufHeader(bert, url))).toBe('GGUF_ARCH_UNSUPPORTED');
     expect(codeOf(() => inspectGguf(bert, bert.length, url))).toBe('GGUF_ARCH_UNSUPPORTED');
   });
@@ -92,12 +95,15 @@ describe('GGUF file checks', () => {
     }
   });
 
-  it('picks the prompt format: the file\'s template, else Gemma turns when the vocabulary has them, else plain', () => {
+  it("picks the prompt format: the file's template, else Gemma turns when the vocabulary has them, else plain", () => {
     const base = gguf(gemmaKvs);
     expect(inspectGguf(base, base.length, url).format).toBe('gemma-turns');
     const templated = gguf([...gemmaKvs, ['tokenizer.chat_template', { s: '{{ messages }}' }]]);
     expect(inspectGguf(templated, templated.length, url).format).toBe('chat-template');
-    const llama = gguf([['general.architecture', { s: 'llama' }], ['tokenizer.ggml.tokens', { strings: ['a', 'b'] }]]);
+    const llama = gguf([
+      ['general.architecture', { s: 'llama' }],
+      ['tokenizer.ggml.tokens', { strings: ['a', 'b'] }],
+    ]);
     expect(inspectGguf(llama, llama.length, url).format).toBe('plain');
   });
 
@@ -118,8 +124,7 @@ describe('GGUF prompts', () => {
   it('writes Gemma turns ending in an open model turn, and stops at the next turn', () => {
     const prompt = renderPrompt(messages, 'gemma-turns');
     expect(prompt.text).toBe(
-      '<start_of_turn>user\nfirst question<end_of_turn>\n<start_of_turn>model\nfirst answer [1]<end_of_turn>\n' +
-        '<start_of_turn>user\nrules\n\nQuestion: second<end_of_turn>\n<start_of_turn>model\n',
+      '<start_of_turn>user\nfirst question<end_of_turn>\n<start_of_turn>model\nfirst answer [1]<end_of_turn>\n' + '<start_of_turn>user\nrules\n\nQuestion: second<end_of_turn>\n<start_of_turn>model\n',
     );
     expect(prompt.stop).toContain('<end_of_turn>');
     // BOS is llama.cpp's to add (the file says add_bos_token): not written twice.

@@ -1,15 +1,6 @@
 import { prebuiltAppConfig } from '@mlc-ai/web-llm';
 import { describe, expect, it } from 'vitest';
-import {
-  buildAppConfig,
-  DEFAULT_MODEL_ID,
-  findModel,
-  GEMMA_MODELS,
-  HUB_LIB_BASE,
-  modelFilesUrl,
-  modelRecord,
-  quantizationTwin,
-} from '../../../widget/engines/webllm/models.ts';
+import { buildAppConfig, DEFAULT_MODEL_ID, findModel, GEMMA_MODELS, HUB_LIB_BASE, modelFilesUrl, modelRecord, quantizationTwin } from '../../../widget/engines/webllm/models.ts';
 
 describe('Gemma catalog', () => {
   it('mirrors web-llm prebuiltAppConfig for every catalogued model', () => {
@@ -64,7 +55,7 @@ describe('buildAppConfig', () => {
     expect(() => buildAppConfig({ modelBase: '/models' })).toThrow(/not a URL/);
   });
 
-  it('lets the -1k variants share the full model\'s weights folder', () => {
+  it("lets the -1k variants share the full model's weights folder", () => {
     const config = buildAppConfig({ modelBase: 'https://x.test/m' });
     const small = config.model_list.find((r) => r.model_id === 'gemma-2-2b-it-q4f16_1-MLC-1k')!;
     expect(small.model).toBe('https://x.test/m/gemma-2-2b-it-q4f16_1-MLC');

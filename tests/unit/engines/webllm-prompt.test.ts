@@ -45,7 +45,7 @@ describe('buildAnswerPrompt', () => {
     expect(user).toMatch(/Question: מה ההשתתפות העצמית\?$/);
   });
 
-  it('asks for the question\'s language, citations on every sentence and the exact no-answer sentence', () => {
+  it("asks for the question's language, citations on every sentence and the exact no-answer sentence", () => {
     const he = buildAnswerPrompt({ question: 'מה מכוסה?', lang: 'he', passages: [passage(1, hebrewText)], history: [] }, { contextWindow: 4096 });
     const en = buildAnswerPrompt({ question: 'What is covered?', lang: 'en', passages: [passage(1, 'x')], history: [] }, { contextWindow: 4096 });
     const heText = he.messages.at(-1)!.content;
@@ -97,7 +97,7 @@ describe('buildAnswerPrompt', () => {
     expect(odd.messages[0].content).toContain('(no sources were found)');
   });
 
-  it('shows a document\'s own bracketed numbers in parentheses, so they read as no source label or marker', () => {
+  it("shows a document's own bracketed numbers in parentheses, so they read as no source label or marker", () => {
     const footnote = passage(1, 'The excess is 850 NIS [2], see also [3, 4] and [ 99 ].', { title: 'Car [5] policy' });
     const prompt = buildAnswerPrompt({ question: 'What is the excess?', lang: 'en', passages: [footnote, passage(2, 'Towing is covered.')], history: [] }, { contextWindow: 4096 });
     const user = prompt.messages.at(-1)!.content;
@@ -106,7 +106,7 @@ describe('buildAnswerPrompt', () => {
     expect(user).toContain('[2] פוליסת רכב 2');
   });
 
-  it('gives the model an earlier answer\'s quotes as text: its markers removed, the quote\'s own numbers in parentheses', () => {
+  it("gives the model an earlier answer's quotes as text: its markers removed, the quote's own numbers in parentheses", () => {
     const history: ChatTurn[] = [
       { role: 'user', text: 'What is the excess?', at: 0 },
       { role: 'assistant', text: `According to the policy documents:\n“${documentText('The excess is 850 NIS [2].')}” [1]`, at: 0 },

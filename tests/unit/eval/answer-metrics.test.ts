@@ -4,21 +4,52 @@ import { percentile, scoreAnswers, type AnswerRecord } from '../../../builder/ev
 import type { EvalQuestion } from '../../../builder/eval/questions.ts';
 
 const citation = (file: string, page: number): Citation => ({
-  n: 1, chunkId: 'c', file, page, url: null, title: 't', sectionPath: [], clause: null, quote: 'q', alsoIn: [],
+  n: 1,
+  chunkId: 'c',
+  file,
+  page,
+  url: null,
+  title: 't',
+  sectionPath: [],
+  clause: null,
+  quote: 'q',
+  alsoIn: [],
 });
 
 const answer = (citations: Citation[], refused: boolean, total: number): Answer => ({
-  text: 'x', citations, mode: 'extractive', confidence: refused ? 'low' : 'high', refused, refusal: refused ? 'no-passages' : null,
-  domain: null, lang: 'he', searchedQuery: 'x', searchMode: 'bm25', retrieved: [],
+  text: 'x',
+  citations,
+  mode: 'extractive',
+  confidence: refused ? 'low' : 'high',
+  refused,
+  refusal: refused ? 'no-passages' : null,
+  domain: null,
+  lang: 'he',
+  searchedQuery: 'x',
+  searchMode: 'bm25',
+  retrieved: [],
   timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total },
 });
 
 const question = (id: string, facts: EvalQuestion['facts'], answerable = true): EvalQuestion => ({
-  id, question: id, domain: 'car', difficulty: 'easy', kind: null, answerable, facts, answers: [],
+  id,
+  question: id,
+  domain: 'car',
+  difficulty: 'easy',
+  kind: null,
+  answerable,
+  facts,
+  answers: [],
 });
 
 const record = (q: EvalQuestion, a: Answer | null, error: string | null = null): AnswerRecord => ({
-  id: q.id, question: q.question, domain: q.domain, difficulty: q.difficulty, answerable: q.answerable, answer: a, error,
+  id: q.id,
+  question: q.question,
+  domain: q.domain,
+  difficulty: q.difficulty,
+  answerable: q.answerable,
+  answer: a,
+  error,
 });
 
 describe('answer metrics', () => {

@@ -18,18 +18,51 @@ const pages = pageTexts(documents, chunks);
 
 const passage = (rank: number, file: string, page: number): RankedPassage => ({ rank, chunkId: `c${rank}`, file, page, score: 1 / rank, twin: null, pageTwin: null });
 const cite = (file: string, page: number, quote: string): Citation => ({
-  n: 1, chunkId: 'c', file, page, url: null, title: 't', sectionPath: [], clause: null, quote, alsoIn: [],
+  n: 1,
+  chunkId: 'c',
+  file,
+  page,
+  url: null,
+  title: 't',
+  sectionPath: [],
+  clause: null,
+  quote,
+  alsoIn: [],
 });
 const answer = (o: Partial<Answer>): Answer => ({
-  text: 'x', citations: [], mode: 'extractive', confidence: 'high', refused: false, refusal: null, domain: null, lang: 'en',
-  searchedQuery: 'x', searchMode: 'bm25', retrieved: [], timings: { route: 1, embed: 0, search: 2, grade: 1, generate: 1, ground: 1, total: 6 }, ...o,
+  text: 'x',
+  citations: [],
+  mode: 'extractive',
+  confidence: 'high',
+  refused: false,
+  refusal: null,
+  domain: null,
+  lang: 'en',
+  searchedQuery: 'x',
+  searchMode: 'bm25',
+  retrieved: [],
+  timings: { route: 1, embed: 0, search: 2, grade: 1, generate: 1, ground: 1, total: 6 },
+  ...o,
 });
 const question = (o: Partial<EvalQuestion>): EvalQuestion => ({
-  id: 'q', question: 'How much is a windscreen?', domain: 'car', difficulty: 'easy', kind: null, answerable: true,
-  facts: [[{ file: 'car/a.pdf', page: 3 }]], answers: ['250 NIS at a partner garage'], ...o,
+  id: 'q',
+  question: 'How much is a windscreen?',
+  domain: 'car',
+  difficulty: 'easy',
+  kind: null,
+  answerable: true,
+  facts: [[{ file: 'car/a.pdf', page: 3 }]],
+  answers: ['250 NIS at a partner garage'],
+  ...o,
 });
 const record = (q: EvalQuestion, a: Answer | null): AnswerRecord => ({
-  id: q.id, question: q.question, domain: q.domain, difficulty: q.difficulty, answerable: q.answerable, answer: a, error: a ? null : 'BOOM',
+  id: q.id,
+  question: q.question,
+  domain: q.domain,
+  difficulty: q.difficulty,
+  answerable: q.answerable,
+  answer: a,
+  error: a ? null : 'BOOM',
 });
 const ctx = { k: 10, pages, aliases: new Map<string, string>() };
 
@@ -75,7 +108,8 @@ describe('question verdicts and summaries', () => {
   const hitQ = question({ id: 'hit' });
   const hit = scoreQuestion(
     record(hitQ, answer({ text: '“250 NIS at a partner garage” [1]', citations: [cite('car/a.pdf', 3, '250 NIS at a partner garage.')], retrieved: [passage(1, 'car/a.pdf', 3)] })),
-    hitQ, ctx,
+    hitQ,
+    ctx,
   );
   const missQ = question({ id: 'miss', question: 'מה ההשתתפות העצמית?' });
   const miss = scoreQuestion(record(missQ, answer({ citations: [cite('car/b.pdf', 1, 'Towing is covered')], retrieved: [passage(1, 'car/b.pdf', 1)] })), missQ, ctx);

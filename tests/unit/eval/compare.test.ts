@@ -4,10 +4,29 @@ import type { ScoredQuestion } from '../../../builder/eval/browser/score-questio
 import { summarize } from '../../../builder/eval/browser/summarize.ts';
 
 const q = (id: string, failures: ScoredQuestion['failures'], pageRank: number | null): ScoredQuestion => ({
-  id, question: `question ${id}`, domain: 'car', difficulty: 'easy', lang: 'he', answerable: true, error: null, text: 't',
-  confidence: 'high', refused: false, refusal: null, citations: [], citationHit: failures.length === 0, citationHitLenient: failures.length === 0, reference: null, f1: null, judge: null,
-  timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 10 }, failures,
-  fileRank: pageRank, pageRank, fileRankLenient: pageRank, pageRankLenient: pageRank,
+  id,
+  question: `question ${id}`,
+  domain: 'car',
+  difficulty: 'easy',
+  lang: 'he',
+  answerable: true,
+  error: null,
+  text: 't',
+  confidence: 'high',
+  refused: false,
+  refusal: null,
+  citations: [],
+  citationHit: failures.length === 0,
+  citationHitLenient: failures.length === 0,
+  reference: null,
+  f1: null,
+  judge: null,
+  timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 10 },
+  failures,
+  fileRank: pageRank,
+  pageRank,
+  fileRankLenient: pageRank,
+  pageRankLenient: pageRank,
 });
 const report = (records: ScoredQuestion[]) => ({ metrics: { overall: summarize(records) }, records });
 

@@ -11,7 +11,14 @@ const ranked = [
 ];
 
 const question = (facts: EvalQuestion['facts']): EvalQuestion => ({
-  id: 'q', question: '?', domain: 'car', difficulty: 'easy', kind: null, answerable: true, facts, answers: [],
+  id: 'q',
+  question: '?',
+  domain: 'car',
+  difficulty: 'easy',
+  kind: null,
+  answerable: true,
+  facts,
+  answers: [],
 });
 
 describe('ranks', () => {
@@ -34,7 +41,13 @@ describe('ranks', () => {
   });
 
   it('scores a question by its first fact, any of its refs', () => {
-    const q = question([[{ file: 'z.pdf', page: 1 }, { file: 'c.txt', page: null }], [{ file: 'a.pdf', page: 3 }]]);
+    const q = question([
+      [
+        { file: 'z.pdf', page: 1 },
+        { file: 'c.txt', page: null },
+      ],
+      [{ file: 'a.pdf', page: 3 }],
+    ]);
     expect(scoreQuestion(q, ranked)).toEqual({ id: 'q', fileRank: 3, pageRank: 4 });
   });
 });
@@ -64,7 +77,23 @@ describe('question files', () => {
 
   it('reads SQuAD 2.0: each question targets its own paragraph', () => {
     const qs = parseQuestions(
-      { data: [{ title: 't', paragraphs: [{ context: 'c0', qas: [] }, { context: 'c1', qas: [{ id: 'a', question: 'q', answers: [{ text: 'x', answer_start: 0 }] }, { id: 'b', question: 'q2', is_impossible: true, answers: [] }] }] }] },
+      {
+        data: [
+          {
+            title: 't',
+            paragraphs: [
+              { context: 'c0', qas: [] },
+              {
+                context: 'c1',
+                qas: [
+                  { id: 'a', question: 'q', answers: [{ text: 'x', answer_start: 0 }] },
+                  { id: 'b', question: 'q2', is_impossible: true, answers: [] },
+                ],
+              },
+            ],
+          },
+        ],
+      },
       'heq.json',
     );
     expect(qs).toHaveLength(2);
@@ -79,7 +108,7 @@ describe('question files', () => {
 
 describe('lenient ranks (twins of gold pages count)', () => {
   const twins = {
-    page: (file: string, page: number) => (file === 'b.pdf' && page === 1) || (file === 'gold.pdf' && page === 4) ? 7 : -1,
+    page: (file: string, page: number) => ((file === 'b.pdf' && page === 1) || (file === 'gold.pdf' && page === 4) ? 7 : -1),
     fileGroups: (file: string) => new Set(file === 'gold.pdf' ? [7] : file === 'b.pdf' ? [7] : []),
   };
 

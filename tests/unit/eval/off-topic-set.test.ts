@@ -2,12 +2,31 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-interface Entry { id: string; lang: 'he' | 'en'; category?: string; domain?: string; question: string }
+interface Entry {
+  id: string;
+  lang: 'he' | 'en';
+  category?: string;
+  domain?: string;
+  question: string;
+}
 const read = (name: string): Entry[] => JSON.parse(readFileSync(new URL(`../../../builder/eval/sets/${name}`, import.meta.url), 'utf8'));
 
 const CATEGORIES = [
-  'chit-chat', 'weather', 'sport', 'recipes', 'programming', 'general-knowledge', 'translation', 'time-date', 'travel-tips',
-  'tech-support', 'health-fitness', 'personal-finance', 'entertainment', 'shopping', 'math-homework',
+  'chit-chat',
+  'weather',
+  'sport',
+  'recipes',
+  'programming',
+  'general-knowledge',
+  'translation',
+  'time-date',
+  'travel-tips',
+  'tech-support',
+  'health-fitness',
+  'personal-finance',
+  'entertainment',
+  'shopping',
+  'math-homework',
 ];
 const SCRIPT = { he: /[\u05D0-\u05EA]/, en: /^[^\u05D0-\u05EA]*$/ };
 

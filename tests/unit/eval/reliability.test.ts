@@ -5,15 +5,25 @@ import { fitLogistic, predictLogistic } from '../../../builder/eval/fit/logistic
 
 type Row = Parameters<typeof reliabilityTable>[0][number];
 const row = (confidence: string, answerable: boolean, hit: boolean | null, lenient: boolean | null = hit): Row => ({
-  confidence, answerable, citationHit: answerable ? hit : null, citationHitLenient: answerable ? lenient : null,
+  confidence,
+  answerable,
+  citationHit: answerable ? hit : null,
+  citationHitLenient: answerable ? lenient : null,
 });
 
 describe('reliability table', () => {
   it('counts answers per tier, the share citing gold (strict and with twins), and unanswerable questions apart', () => {
     const table = reliabilityTable([
-      row('high', true, true), row('high', true, true), row('high', true, false, true), row('high', true, false), row('high', false, null),
-      row('medium', true, false), row('medium', true, true),
-      row('low', true, false), row('low', false, null), row('low', false, null),
+      row('high', true, true),
+      row('high', true, true),
+      row('high', true, false, true),
+      row('high', true, false),
+      row('high', false, null),
+      row('medium', true, false),
+      row('medium', true, true),
+      row('low', true, false),
+      row('low', false, null),
+      row('low', false, null),
     ]);
     expect(table).toEqual([
       { tier: 'high', answerable: 4, citingGold: 2, citingGoldLenient: 3, share: 0.5, shareLenient: 0.75, unanswerable: 1 },
@@ -61,8 +71,13 @@ describe('threshold rules', () => {
 
   it('high: the lowest cut whose answers at or above it are right often enough, with enough of them', () => {
     const answers = [
-      { p: 0.9, right: true }, { p: 0.8, right: true }, { p: 0.7, right: false }, { p: 0.6, right: true },
-      { p: 0.5, right: true }, { p: 0.4, right: false }, { p: 0.3, right: false },
+      { p: 0.9, right: true },
+      { p: 0.8, right: true },
+      { p: 0.7, right: false },
+      { p: 0.6, right: true },
+      { p: 0.5, right: true },
+      { p: 0.4, right: false },
+      { p: 0.3, right: false },
     ];
     // At 0.5: 4 right of 5 (80 %); at 0.4: 4 of 6.
     expect(highThreshold(answers, 0.8, 3)).toBe(0.5);
@@ -75,7 +90,12 @@ describe('logistic regression', () => {
   it('separates a separable feature and ranks by it; the L2 penalty keeps the weights finite', () => {
     const x = [[0], [1], [2], [3], [4], [5], [6], [7]];
     const y = [0, 0, 0, 1, 0, 1, 1, 1];
-    const model = fitLogistic(x, y, x.map(() => 1), { l2: 0.1 });
+    const model = fitLogistic(
+      x,
+      y,
+      x.map(() => 1),
+      { l2: 0.1 },
+    );
     expect(model.weights[0]).toBeGreaterThan(0);
     expect(Number.isFinite(model.weights[0])).toBe(true);
     expect(predictLogistic(model, [7])).toBeGreaterThan(0.8);

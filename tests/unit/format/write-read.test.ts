@@ -7,7 +7,6 @@ import { writeIndex } from '../../../builder/write/write-index.ts';
 import { isHarelError } from '../../../widget/core/errors.ts';
 import { compileBm25 } from '../../../builder/write/compile-bm25.ts';
 import { Retriever } from '../../../widget/core/retrieval/retriever.ts';
-import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';
 import { packVectors } from '../../../widget/core/format/int8.ts';
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
 

@@ -29,10 +29,14 @@ let result: IngestResult;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'harel-ingest-'));
-  write(root, 'manifest.json', JSON.stringify({
-    'apartment/page.html': 'https://example.com/apartment',
-    'notes.md': { url: 'https://example.com/notes', domain: 'travel', title: 'Travel notes', etag: '"abc"', sha256: 'ff' },
-  }));
+  write(
+    root,
+    'manifest.json',
+    JSON.stringify({
+      'apartment/page.html': 'https://example.com/apartment',
+      'notes.md': { url: 'https://example.com/notes', domain: 'travel', title: 'Travel notes', etag: '"abc"', sha256: 'ff' },
+    }),
+  );
   write(root, 'apartment/page.html', HTML);
   write(root, 'apartment/z-copy.htm', HTML);
   write(root, 'notes.md', '# Notes\n\nTravel cover starts at departure.');
@@ -62,15 +66,7 @@ const skip = (file: string) => result.skipped.find((s) => s.file === file);
 
 describe('ingest on a folder with every kind of bad input', () => {
   it('indexes the good files in sorted walk order, skipping dotfiles and the manifest', () => {
-    expect(result.documents.map((d) => d.file)).toEqual([
-      'apartment/page.html',
-      'car/policy.pdf',
-      'dental/pages/faq.txt',
-      'health/bom.txt',
-      'health/scraped.aspx',
-      'notes.md',
-      'readme.txt',
-    ]);
+    expect(result.documents.map((d) => d.file)).toEqual(['apartment/page.html', 'car/policy.pdf', 'dental/pages/faq.txt', 'health/bom.txt', 'health/scraped.aspx', 'notes.md', 'readme.txt']);
   });
 
   it('reports every unusable file with its code and the registry sentence', () => {

@@ -13,9 +13,7 @@ const noPdf: PdfParser = async (_bytes, file) => {
 };
 
 function jsonFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
-    e.isDirectory() ? jsonFiles(join(dir, e.name)) : e.name.endsWith('.json') ? [join(dir, e.name)] : [],
-  );
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? jsonFiles(join(dir, e.name)) : e.name.endsWith('.json') ? [join(dir, e.name)] : []));
 }
 
 if (!existsSync(CORPUS)) console.warn(`Skipping the Harel corpus ingest tests: ${CORPUS} is absent (shared data not on this machine).`);

@@ -30,11 +30,15 @@ beforeAll(async () => {
   write(root, 'car/pages/relative.txt.json', pageJson('car/pages/relative.txt', 'A replacement car is given for up to seven days after a claim.', '/car/replacement.pdf'));
   // The page JSON's own URL is dropped; the manifest's, for the same document, serves instead.
   write(root, 'car/pages/fallback.txt.json', pageJson('car/pages/fallback.txt', 'Claims are paid within thirty days of the last document.', 'data:text/html,<script>alert(1)</script>'));
-  write(root, 'manifest.json', JSON.stringify({
-    'car/pages/fallback.txt.json': 'https://insurer.example/car/claims',
-    'apartment/invoice.txt': { url: 'java\tscript:alert(1)', title: `invoice${RLO}fdp.exe`, domain: `apart${RLO}ment` },
-    'apartment/entity.txt': '&#106;avascript:alert(1)',
-  }));
+  write(
+    root,
+    'manifest.json',
+    JSON.stringify({
+      'car/pages/fallback.txt.json': 'https://insurer.example/car/claims',
+      'apartment/invoice.txt': { url: 'java\tscript:alert(1)', title: `invoice${RLO}fdp.exe`, domain: `apart${RLO}ment` },
+      'apartment/entity.txt': '&#106;avascript:alert(1)',
+    }),
+  );
   write(root, 'apartment/invoice.txt', `Send the invoice${RLO}fdp.exe to the claims department within thirty days.\n\nThe policy covers water damage \u2066to the apartment\u2069 and its contents.`);
   write(root, 'apartment/entity.txt', 'The policy covers theft of contents when the door was locked.');
   result = await ingest([root]);
@@ -59,12 +63,12 @@ describe('the URL policy at ingest', () => {
     expect(doc('apartment/invoice.txt').url).toBeNull();
     expect(doc('apartment/entity.txt').url).toBeNull();
     const byFile = new Map(result.warnings.map((w) => [w.file, w.message]));
-    expect(byFile.get('car/pages/mixed-case.txt')).toMatch(/"  \\u0001JaVaScRiPt:alert\(1\)" from .*dropped \(the "javascript:" scheme/);
+    expect(byFile.get('car/pages/mixed-case.txt')).toMatch(/" {2}\\u0001JaVaScRiPt:alert\(1\)" from .*dropped \(the "javascript:" scheme/);
     expect(byFile.get('apartment/invoice.txt')).toMatch(/"java\\tscript:alert\(1\)" from .*manifest\.json dropped \(contains control/);
     expect(byFile.get('apartment/entity.txt')).toContain('decodes to the "javascript:" scheme');
   });
 
-  it('falls back to the manifest when the page JSON\'s own URL is dropped, and says so', () => {
+  it("falls back to the manifest when the page JSON's own URL is dropped, and says so", () => {
     expect(doc('car/pages/fallback.txt').url).toBe('https://insurer.example/car/claims');
     expect(result.warnings.find((w) => w.file === 'car/pages/fallback.txt')?.message).toContain('the "data:" scheme is not http or https');
   });
@@ -72,13 +76,7 @@ describe('the URL policy at ingest', () => {
   it('keeps http(s) and relative URLs as written, without a warning', () => {
     expect(doc('car/pages/fine.txt').url).toBe('https://insurer.example/car/roadside');
     expect(doc('car/pages/relative.txt').url).toBe('/car/replacement.pdf');
-    expect(result.warnings.map((w) => w.file).sort()).toEqual([
-      'apartment/entity.txt',
-      'apartment/invoice.txt',
-      'car/pages/fallback.txt',
-      'car/pages/mixed-case.txt',
-      'car/pages/script.txt',
-    ]);
+    expect(result.warnings.map((w) => w.file).sort()).toEqual(['apartment/entity.txt', 'apartment/invoice.txt', 'car/pages/fallback.txt', 'car/pages/mixed-case.txt', 'car/pages/script.txt']);
   });
 });
 

@@ -8,8 +8,16 @@ const user = (text: string): ChatTurn => ({ role: 'user', text, at: 0 });
 
 /** A router that knows a few words per domain, with the posteriors the real one gives such words. */
 const WORDS: Record<string, [string, number]> = {
-  רכב: ['car', 0.87], car: ['car', 0.31], חלופי: ['car', 0.82], ניתוח: ['health', 0.53], בריאות: ['health', 0.99],
-  מזג: ['travel', 0.86], חו: ['travel', 0.42], abroad: ['travel', 0.26], דירה: ['apartment', 0.7], mortgage: ['mortgage', 0.18],
+  רכב: ['car', 0.87],
+  car: ['car', 0.31],
+  חלופי: ['car', 0.82],
+  ניתוח: ['health', 0.53],
+  בריאות: ['health', 0.99],
+  מזג: ['travel', 0.86],
+  חו: ['travel', 0.42],
+  abroad: ['travel', 0.26],
+  דירה: ['apartment', 0.7],
+  mortgage: ['mortgage', 0.18],
 };
 const routed: string[] = [];
 async function fakeRoute(query: string): Promise<RouteResult> {
@@ -57,7 +65,12 @@ describe('analyze: a topic change is not a follow-up', () => {
 
 describe('analyze: real follow-ups', () => {
   it('a continuation opener carries the previous question’s words', async () => {
-    for (const [q, signal] of [['ומה לגבי רכב?', 'continuation'], ['ולחו"ל?', 'continuation'], ['כמה זה עולה?', 'reference'], ['מה זה כולל?', 'reference']] as const) {
+    for (const [q, signal] of [
+      ['ומה לגבי רכב?', 'continuation'],
+      ['ולחו"ל?', 'continuation'],
+      ['כמה זה עולה?', 'reference'],
+      ['מה זה כולל?', 'reference'],
+    ] as const) {
       const a = await analyze(q, [user('מה ההשתתפות העצמית בביטוח דירה?')]);
       expect(a, q).toMatchObject({ followUp: true, followUpSignal: signal, question: q });
       expect(a.searchQuery).toContain('ההשתתפות');
@@ -85,10 +98,7 @@ describe('analyze: real follow-ups', () => {
   });
 
   it('uses the previous answer’s searched query, and leaves long or first questions alone', async () => {
-    const history: ChatTurn[] = [
-      user('ומה לגבי רכב?'),
-      { role: 'assistant', text: '…', at: 1, answer: { searchedQuery: 'השתתפות עצמית ומה לגבי רכב?' } as ChatTurn['answer'] },
-    ];
+    const history: ChatTurn[] = [user('ומה לגבי רכב?'), { role: 'assistant', text: '…', at: 1, answer: { searchedQuery: 'השתתפות עצמית ומה לגבי רכב?' } as ChatTurn['answer'] }];
     expect((await analyze('ולאופנוע?', history)).searchQuery).toContain('השתתפות');
     expect(await followUpSignal('האם ביטוח הנסיעות מכסה ביטול טיסה בגלל מחלה של בן משפחה?', 'מה ההשתתפות העצמית?')).toBeNull();
     expect((await analyze('ומה לגבי רכב?', [])).followUp).toBe(false);

@@ -16,8 +16,7 @@ import { contentWords, termSet } from '../../../widget/loop/terms.ts';
 import type { LocalSearchService } from '../../../widget/search/local-search-service.ts';
 import { buildDemoIndex } from './helpers.ts';
 
-const features = (values: Partial<EvidenceVector>): EvidenceVector =>
-  Object.fromEntries(EVIDENCE_FEATURES.map((f) => [f, values[f] ?? 0])) as EvidenceVector;
+const features = (values: Partial<EvidenceVector>): EvidenceVector => Object.fromEntries(EVIDENCE_FEATURES.map((f) => [f, values[f] ?? 0])) as EvidenceVector;
 
 /** One feature decides each model: enough to check the rules around the probabilities. */
 function toyModel(): AnswerabilityModel {
@@ -101,7 +100,10 @@ describe('evidence features', () => {
   });
 });
 
-interface Entry { id: string; question: string }
+interface Entry {
+  id: string;
+  question: string;
+}
 const read = (name: string): Entry[] => JSON.parse(readFileSync(new URL(`../../../builder/eval/sets/${name}`, import.meta.url), 'utf8'));
 
 describe('the fitted models on the demo index (BM25, extractive engine)', () => {
@@ -118,30 +120,34 @@ describe('the fitted models on the demo index (BM25, extractive engine)', () => 
   it.each([
     ['off-topic.json', 0.85, 0.78],
     ['off-topic-fresh.json', 0.9, 0.8],
-  ])('refuses %s alone and after an insurance question alike, mostly as off-topic', async (name, minRefused, minOffTopic) => {
-    const offTopic = read(name);
-    const context = read('insurance-context.json');
-    let refusedAlone = 0;
-    let offTopicAlone = 0;
-    let refusedAfter = 0;
-    for (const [i, q] of offTopic.entries()) {
-      const alone = await runAnswerLoop({ question: q.question, history: [] }, { search, engine });
-      const history: ChatTurn[] = [
-        { role: 'user', text: context[i % context.length].question, at: 0 },
-        { role: 'assistant', text: '…', at: 1 },
-      ];
-      const after = await runAnswerLoop({ question: q.question, history }, { search, engine });
-      if (alone.refused) refusedAlone++;
-      if (alone.refusal === 'off-topic') offTopicAlone++;
-      if (after.refused) refusedAfter++;
-      // A topic change is searched as typed, so it is decided exactly as when asked alone.
-      expect(after.searchedQuery, q.id).toBe(q.question.trim());
-      expect(after.refusal, q.id).toBe(alone.refusal);
-    }
-    expect(refusedAlone / offTopic.length).toBeGreaterThanOrEqual(minRefused);
-    expect(offTopicAlone / offTopic.length).toBeGreaterThanOrEqual(minOffTopic);
-    expect(refusedAfter).toBe(refusedAlone);
-  }, 120_000);
+  ])(
+    'refuses %s alone and after an insurance question alike, mostly as off-topic',
+    async (name, minRefused, minOffTopic) => {
+      const offTopic = read(name);
+      const context = read('insurance-context.json');
+      let refusedAlone = 0;
+      let offTopicAlone = 0;
+      let refusedAfter = 0;
+      for (const [i, q] of offTopic.entries()) {
+        const alone = await runAnswerLoop({ question: q.question, history: [] }, { search, engine });
+        const history: ChatTurn[] = [
+          { role: 'user', text: context[i % context.length].question, at: 0 },
+          { role: 'assistant', text: '…', at: 1 },
+        ];
+        const after = await runAnswerLoop({ question: q.question, history }, { search, engine });
+        if (alone.refused) refusedAlone++;
+        if (alone.refusal === 'off-topic') offTopicAlone++;
+        if (after.refused) refusedAfter++;
+        // A topic change is searched as typed, so it is decided exactly as when asked alone.
+        expect(after.searchedQuery, q.id).toBe(q.question.trim());
+        expect(after.refusal, q.id).toBe(alone.refusal);
+      }
+      expect(refusedAlone / offTopic.length).toBeGreaterThanOrEqual(minRefused);
+      expect(offTopicAlone / offTopic.length).toBeGreaterThanOrEqual(minOffTopic);
+      expect(refusedAfter).toBe(refusedAlone);
+    },
+    120_000,
+  );
 
   it('answers every answerable demo question and flags none of them off-topic', async () => {
     const questions = (JSON.parse(readFileSync(new URL('../../../demo/questions.json', import.meta.url), 'utf8')) as (Entry & { answerable: boolean })[]).filter((q) => q.answerable);

@@ -16,7 +16,14 @@ export async function buildDemoIndex(): Promise<{ index: LoadedIndex; search: Lo
   const dir = await mkdtemp(join(tmpdir(), 'harel-loop-'));
   const out = join(dir, 'index');
   await buildIndex({
-    inputs: [DEMO_CORPUS], outDir: out, embed: false, embedder: 'none', allowRemote: false, dtype: 'q8', maxTokens: 350, overlap: 0.15,
+    inputs: [DEMO_CORPUS],
+    outDir: out,
+    embed: false,
+    embedder: 'none',
+    allowRemote: false,
+    dtype: 'q8',
+    maxTokens: 350,
+    overlap: 0.15,
   });
   const index = await readIndexFolder(out);
   return { index, search: LocalSearchService.fromIndex(index), cleanup: () => rm(dir, { recursive: true, force: true }) };
@@ -25,9 +32,25 @@ export async function buildDemoIndex(): Promise<{ index: LoadedIndex; search: Lo
 /** A hand-made passage for step tests that need no index. */
 export function passage(text: string, extra: Partial<GradedPassage> = {}): GradedPassage {
   const base: ContextPassage = {
-    chunk: 0, score: 1, bm25: 1, vector: null, rank: 1, chunkId: `c-${text.length}`, file: 'car/policy.pdf', page: 3,
-    title: 'פוליסת רכב', url: 'https://example.test/car.pdf', domain: 'car', sectionPath: ['השתתפות עצמית'], clause: '4.1',
-    text, twin: null, pageTwin: null, alsoIn: [], editions: [], context: text,
+    chunk: 0,
+    score: 1,
+    bm25: 1,
+    vector: null,
+    rank: 1,
+    chunkId: `c-${text.length}`,
+    file: 'car/policy.pdf',
+    page: 3,
+    title: 'פוליסת רכב',
+    url: 'https://example.test/car.pdf',
+    domain: 'car',
+    sectionPath: ['השתתפות עצמית'],
+    clause: '4.1',
+    text,
+    twin: null,
+    pageTwin: null,
+    alsoIn: [],
+    editions: [],
+    context: text,
   };
   return { ...base, n: 1, relevance: 1, ...extra };
 }

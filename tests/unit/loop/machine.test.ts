@@ -49,7 +49,13 @@ describe('runAnswerLoop (demo index, extractive engine)', () => {
     expect(first.refused).toBe(false);
     expect(first.citations.length).toBeGreaterThan(0);
     const follow = await runAnswerLoop(
-      { question: 'and for a car?', history: [{ role: 'user', text: 'How soon must I report a home insurance claim?', at: 0 }, { role: 'assistant', text: first.text, answer: first, at: 1 }] },
+      {
+        question: 'and for a car?',
+        history: [
+          { role: 'user', text: 'How soon must I report a home insurance claim?', at: 0 },
+          { role: 'assistant', text: first.text, answer: first, at: 1 },
+        ],
+      },
       { search, engine },
     );
     expect(follow.searchedQuery).toMatch(/report.*claim.*and for a car\?/);
@@ -83,7 +89,10 @@ describe('runAnswerLoop (demo index, extractive engine)', () => {
 
   it('searches a topic change after an insurance question as typed, and a bare ellipsis of the same topic as a follow-up', async () => {
     const first = await runAnswerLoop({ question: 'מה ההשתתפות העצמית על החלפת שמשה ברכב?', history: [] }, { search, engine });
-    const history = [{ role: 'user' as const, text: 'מה ההשתתפות העצמית על החלפת שמשה ברכב?', at: 0 }, { role: 'assistant' as const, text: first.text, answer: first, at: 1 }];
+    const history = [
+      { role: 'user' as const, text: 'מה ההשתתפות העצמית על החלפת שמשה ברכב?', at: 0 },
+      { role: 'assistant' as const, text: first.text, answer: first, at: 1 },
+    ];
     const weather = await runAnswerLoop({ question: 'מי ניצח במשחק אתמול?', history }, { search, engine });
     expect(weather.searchedQuery).toBe('מי ניצח במשחק אתמול?');
     const same = await runAnswerLoop({ question: 'רכב חלופי?', history }, { search, engine });
@@ -121,10 +130,14 @@ describe('runAnswerLoop (demo index, extractive engine)', () => {
 
   it('throws ABORTED when stopped', async () => {
     const controller = new AbortController();
-    const run = runAnswerLoop({ question: 'מה ההשתתפות העצמית?', history: [] }, { search, engine }, {
-      signal: controller.signal,
-      onState: (s) => s === 'grade' && controller.abort(),
-    });
+    const run = runAnswerLoop(
+      { question: 'מה ההשתתפות העצמית?', history: [] },
+      { search, engine },
+      {
+        signal: controller.signal,
+        onState: (s) => s === 'grade' && controller.abort(),
+      },
+    );
     await expect(run).rejects.toMatchObject({ code: 'ABORTED' });
   });
 });

@@ -27,9 +27,7 @@ describe('the off-topic reply', () => {
 
   it('adds the email and the phone’s hours, in the reply’s language', () => {
     const all = { ...DEMO, email: 'service@demo-insurance.example', hours: { he: 'א׳–ה׳ 8–17', en: 'Sun–Thu 8–17' } };
-    expect(strings('en').offTopic(all)).toMatch(
-      /contact Demo Insurance by phone at \*1234 \(Sun–Thu 8–17\), at https:\/\/demo-insurance\.example or by email at service@demo-insurance\.example\.$/,
-    );
+    expect(strings('en').offTopic(all)).toMatch(/contact Demo Insurance by phone at \*1234 \(Sun–Thu 8–17\), at https:\/\/demo-insurance\.example or by email at service@demo-insurance\.example\.$/);
     expect(strings('he').offTopic(all)).toMatch(/בטלפון \*1234 \(א׳–ה׳ 8–17\), באתר https:\/\/demo-insurance\.example או בדוא״ל service@demo-insurance\.example\.$/);
     expect(strings('en').offTopic({ email: 'a@b.example' })).toMatch(/contact customer service by email at a@b\.example\.$/);
   });

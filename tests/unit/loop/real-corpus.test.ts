@@ -19,7 +19,12 @@ const DATA = fileURLToPath(new URL('../../../../shared/data/harel/', import.meta
 const present = existsSync(join(DATA, 'corpus/travel')) && existsSync(join(DATA, 'questions/dev-v2.json'));
 if (!present) console.warn(`loop real-corpus tests skipped: ${DATA} is absent (the shared data sits beside the repo).`);
 
-interface DevQuestion { id: string; domain: string; answerable: boolean; question: string }
+interface DevQuestion {
+  id: string;
+  domain: string;
+  answerable: boolean;
+  question: string;
+}
 
 describe.skipIf(!present)('answer loop on the Harel travel documents (dev-v2)', () => {
   let dir = '';
@@ -39,9 +44,7 @@ describe.skipIf(!present)('answer loop on the Harel travel documents (dev-v2)', 
   afterAll(() => (dir ? rm(dir, { recursive: true, force: true }) : undefined));
 
   it('answers most travel questions with verbatim quotes from travel documents', async () => {
-    const questions = (JSON.parse(readFileSync(join(DATA, 'questions/dev-v2.json'), 'utf8')) as DevQuestion[])
-      .filter((q) => q.domain === 'travel' && q.answerable)
-      .slice(0, 8);
+    const questions = (JSON.parse(readFileSync(join(DATA, 'questions/dev-v2.json'), 'utf8')) as DevQuestion[]).filter((q) => q.domain === 'travel' && q.answerable).slice(0, 8);
     const engine = new ExtractiveEngine();
     let answered = 0;
     for (const q of questions) {

@@ -26,7 +26,14 @@ describe('sentences', () => {
 
 function response(route: { domain: string | null; confidence: number } | null, n = 1): SearchResponse {
   return {
-    result: { query: 'q', mode: 'bm25', route: route && { ...route, scores: [] }, domainFilter: route?.confidence && route.confidence > 0.97 ? route.domain : null, expansions: [], termStats: { chunks: 1, df: {} } },
+    result: {
+      query: 'q',
+      mode: 'bm25',
+      route: route && { ...route, scores: [] },
+      domainFilter: route?.confidence && route.confidence > 0.97 ? route.domain : null,
+      expansions: [],
+      termStats: { chunks: 1, df: {} },
+    },
     passages: Array.from({ length: n }, () => passage('טקסט')),
     timings: { embed: 0, search: 1 },
   };
@@ -134,7 +141,10 @@ describe('fallback', () => {
 
   it('refuses in the question’s language with the closest clauses and their citations', () => {
     const candidates = [passage('סעיף על נזקי מים בדירה.', { chunkId: 'a', page: 2 }), passage('סעיף אחר על גניבה.', { chunkId: 'b', page: 5 })].map((p, i) => ({
-      passage: p, relevance: 0.2 - i * 0.1, coverage: 0.1, kept: false,
+      passage: p,
+      relevance: 0.2 - i * 0.1,
+      coverage: 0.1,
+      kept: false,
     }));
     const he = refusalWithClosest('he', 'נזקי מים', candidates);
     expect(he.text).toContain('לא מצאתי תשובה חד-משמעית במסמכי הפוליסה');
@@ -146,7 +156,10 @@ describe('fallback', () => {
   it('keeps a document’s own bracketed numbers as text in the closest clauses: only the engine’s markers cite', () => {
     const candidates = [passage('סעיף [1] על נזקי מים בדירה [99].', { chunkId: 'a', page: 2 })].map((p) => ({ passage: p, relevance: 0.2, coverage: 0.1, kept: false }));
     const refusal = refusalWithClosest('he', 'נזקי מים', candidates);
-    const engineText = answerSegments(refusal.text).filter((s) => s.kind === 'engine').map((s) => s.text).join('');
+    const engineText = answerSegments(refusal.text)
+      .filter((s) => s.kind === 'engine')
+      .map((s) => s.text)
+      .join('');
     expect(engineText.match(/\[\d+\]/g)).toEqual(['[1]']);
     expect(plainAnswerText(refusal.text)).toContain('סעיף [1] על נזקי מים בדירה [99].');
   });

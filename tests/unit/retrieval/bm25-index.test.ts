@@ -31,7 +31,7 @@ describe('bm25.bin', () => {
   const texts = [
     'ביטוח רכב רכב מקיף 1,200 ש"ח car cars',
     'רכבת ורכב חלופי insurance baggage lost lost lost',
-    'דירה מבנה תכולה 3.2.4 צד ג\' ביטוח',
+    "דירה מבנה תכולה 3.2.4 צד ג' ביטוח",
     'abc abcd abcde ab a1 zz zzz',
     'תאונה תאונות נזק נזקים גרירה שמשה',
   ];

@@ -21,11 +21,25 @@ async function bm25For(texts: string[]) {
 
 type Search = (query: string, k: number) => { chunk: number; score: number }[];
 const implementations: [string, (texts: string[]) => Promise<Search>][] = [
-  ['the reference (Orama)', async (texts) => { const db = await bm25For(texts); return (q, k) => searchBm25(db, q, { k }); }],
-  ['format 2 postings', async (texts) => {
-    const index = new Bm25Index(compileBm25File(texts.map((t, i) => chunk(i, t)), texts.map((_, i) => doc(`f${i}.txt`))));
-    return (q, k) => index.search(q, { k });
-  }],
+  [
+    'the reference (Orama)',
+    async (texts) => {
+      const db = await bm25For(texts);
+      return (q, k) => searchBm25(db, q, { k });
+    },
+  ],
+  [
+    'format 2 postings',
+    async (texts) => {
+      const index = new Bm25Index(
+        compileBm25File(
+          texts.map((t, i) => chunk(i, t)),
+          texts.map((_, i) => doc(`f${i}.txt`)),
+        ),
+      );
+      return (q, k) => index.search(q, { k });
+    },
+  ],
 ];
 
 describe.each(implementations)('BM25 bookkeeping: %s', (_, make) => {
@@ -64,7 +78,7 @@ describe('versions', () => {
 });
 
 describe('term lookup', () => {
-  it('scores exactly as Orama\'s own search path does, with and without a domain filter', async () => {
+  it("scores exactly as Orama's own search path does, with and without a domain filter", async () => {
     const { create, load, search } = await import('@orama/orama');
     const { BM25_SCHEMA } = await import('../../../builder/eval/orama-bm25.ts');
     const texts = ['ביטוח רכב מקיף וביטוח חובה', 'השתתפות עצמית ברכב 1,200 ש"ח', 'ביטוח דירה מבנה ותכולה', 'travel insurance baggage lost', 'רכב חלופי לאחר תאונה'];
@@ -78,7 +92,9 @@ describe('term lookup', () => {
     for (const domain of [null, 'car']) {
       for (const query of ['ביטוח הרכב שלי', 'baggage', 'השתתפות עצמית 1200']) {
         const mine = searchBm25(ours, query, { k: 10, domain });
-        const theirs = search(stock, { term: query, properties: ['body', 'context'], boost: { context: 0.5 }, threshold: 1, limit: 10, ...(domain ? { where: { domain: { eq: domain } } } : {}) }) as { hits: { id: string; score: number }[] };
+        const theirs = search(stock, { term: query, properties: ['body', 'context'], boost: { context: 0.5 }, threshold: 1, limit: 10, ...(domain ? { where: { domain: { eq: domain } } } : {}) }) as {
+          hits: { id: string; score: number }[];
+        };
         expect(mine.map((h) => h.chunk)).toEqual(theirs.hits.map((h) => Number(h.id)));
         mine.forEach((h, i) => expect(h.score).toBeCloseTo(theirs.hits[i].score, 10));
         expect(mine.length).toBeGreaterThan(0);

@@ -59,7 +59,7 @@ describe('CrossReferenceResolver', () => {
     expect(resolver.resolve(6)).toEqual([{ clause: '5', chunk: 5 }]);
   });
 
-  it('finds a sub-clause kept inside its parent clause\'s chunk by the line it opens', () => {
+  it("finds a sub-clause kept inside its parent clause's chunk by the line it opens", () => {
     const kept = new CrossReferenceResolver([
       chunk('h1', 0, '2.1.4', 'לפני ניתוח יש לקבל כתב התחייבות (ראה סעיף 5.1).', 1),
       chunk('h2', 0, '5', '5. תביעות ואישורים מראש\n5.1 לקבלת כתב התחייבות יש לפנות חמישה ימים מראש.', 2),
@@ -97,10 +97,7 @@ if (!present) console.warn(`cross-reference real-corpus tests skipped: ${CORPUS}
 
 async function realChunks(file: string): Promise<Chunk[]> {
   const parsed = await parseFile(new Uint8Array(readFileSync(`${CORPUS}${file}.json`)), `${file}.json`);
-  return chunkDocument(
-    { file, url: null, domain: file.split('/')[0], lang: /באנגלית/.test(file) ? 'en' : 'he', title: file, kind: 'pdf', pages: parsed.pages },
-    0,
-  );
+  return chunkDocument({ file, url: null, domain: file.split('/')[0], lang: /באנגלית/.test(file) ? 'en' : 'he', title: file, kind: 'pdf', pages: parsed.pages }, 0);
 }
 
 describe.skipIf(!present)('cross-references on real policies', () => {

@@ -2,8 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { fuse, fuseRanks, fuseScores } from '../../../widget/core/retrieval/fuse.ts';
 
 describe('fuseScores', () => {
-  const bm25 = [{ chunk: 1, score: 10 }, { chunk: 2, score: 5 }, { chunk: 3, score: 0 }];
-  const vector = [{ chunk: 3, score: 1 }, { chunk: 2, score: 0.5 }, { chunk: 4, score: 0 }];
+  const bm25 = [
+    { chunk: 1, score: 10 },
+    { chunk: 2, score: 5 },
+    { chunk: 3, score: 0 },
+  ];
+  const vector = [
+    { chunk: 3, score: 1 },
+    { chunk: 2, score: 0.5 },
+    { chunk: 4, score: 0 },
+  ];
 
   it('weight 1 is pure BM25 and weight 0 pure vector (0 is not "unset")', () => {
     expect(fuseScores(bm25, vector, 1)[0].chunk).toBe(1);
@@ -27,8 +35,16 @@ describe('fuseScores', () => {
 });
 
 describe('fuseRanks (weighted reciprocal-rank fusion)', () => {
-  const bm25 = [{ chunk: 1, score: 100 }, { chunk: 2, score: 1 }, { chunk: 3, score: 0.5 }];
-  const vector = [{ chunk: 3, score: 0.9 }, { chunk: 2, score: 0.89 }, { chunk: 4, score: 0.2 }];
+  const bm25 = [
+    { chunk: 1, score: 100 },
+    { chunk: 2, score: 1 },
+    { chunk: 3, score: 0.5 },
+  ];
+  const vector = [
+    { chunk: 3, score: 0.9 },
+    { chunk: 2, score: 0.89 },
+    { chunk: 4, score: 0.2 },
+  ];
 
   it('scores w / (k + rank) from each side that retrieved the chunk', () => {
     const fused = fuseRanks(bm25, vector, 0.5, 60);
@@ -48,12 +64,26 @@ describe('fuseRanks (weighted reciprocal-rank fusion)', () => {
   });
 
   it('weight 1 keeps the BM25 order, 0 the vector order, and a small k trusts the first ranks more', () => {
-    expect(fuseRanks(bm25, vector, 1, 60).slice(0, 3).map((h) => h.chunk)).toEqual([1, 2, 3]);
-    expect(fuseRanks(bm25, vector, 0, 60).slice(0, 3).map((h) => h.chunk)).toEqual([3, 2, 4]);
+    expect(
+      fuseRanks(bm25, vector, 1, 60)
+        .slice(0, 3)
+        .map((h) => h.chunk),
+    ).toEqual([1, 2, 3]);
+    expect(
+      fuseRanks(bm25, vector, 0, 60)
+        .slice(0, 3)
+        .map((h) => h.chunk),
+    ).toEqual([3, 2, 4]);
     // BM25's first (weight 0.7) against a chunk second on both sides: k 1 prefers the first place,
     // k 60 the agreement.
-    const a = [{ chunk: 1, score: 3 }, { chunk: 2, score: 2 }];
-    const b = [{ chunk: 3, score: 3 }, { chunk: 2, score: 2 }];
+    const a = [
+      { chunk: 1, score: 3 },
+      { chunk: 2, score: 2 },
+    ];
+    const b = [
+      { chunk: 3, score: 3 },
+      { chunk: 2, score: 2 },
+    ];
     expect(fuseRanks(a, b, 0.7, 1)[0].chunk).toBe(1);
     expect(fuseRanks(a, b, 0.7, 60)[0].chunk).toBe(2);
   });

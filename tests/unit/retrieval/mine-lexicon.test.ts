@@ -65,8 +65,7 @@ if (!present) console.warn(`lexicon mining real-corpus tests skipped: ${CORPUS} 
 
 describe.skipIf(!present)('mining the real corpus', () => {
   it('finds the diseases policy translations and acronyms, and stays small', () => {
-    const list = (d: string): string[] =>
-      readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? list(join(d, e.name)) : e.name.endsWith('.json') ? [join(d, e.name)] : []));
+    const list = (d: string): string[] => readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? list(join(d, e.name)) : e.name.endsWith('.json') ? [join(d, e.name)] : []));
     const pages: { doc: number; text: string }[] = [];
     const chunkTexts: string[] = [];
     list(CORPUS).forEach((file, doc) => {

@@ -21,7 +21,10 @@ function expectKInvariant(retriever: Retriever, questions: readonly string[]): v
     const ten = retriever.search(q, { k: 10 }).hits;
     const thirty = retriever.search(q, { k: 30 }).hits;
     expect(ten.length, q).toBeGreaterThan(0);
-    expect(ten.map((h) => h.chunkId), q).toEqual(thirty.slice(0, ten.length).map((h) => h.chunkId));
+    expect(
+      ten.map((h) => h.chunkId),
+      q,
+    ).toEqual(thirty.slice(0, ten.length).map((h) => h.chunkId));
     // One result per section of a page: a second chunk of a section would repeat its widened context.
     const sections = thirty.map((h) => section.get(h.chunkId));
     expect(new Set(sections).size, q).toBe(sections.length);
@@ -48,12 +51,28 @@ describe('a pool independent of k (demo index)', () => {
     const a = chunks.findIndex((c, i) => chunks.some((d, j) => j !== i && d.doc === c.doc && d.page === c.page));
     const b = chunks.findIndex((c, i) => i !== a && c.doc === chunks[a].doc && c.page === chunks[a].page);
     const other = chunks.findIndex((c) => c.doc !== chunks[a].doc || c.page !== chunks[a].page);
-    const pages = groupByPage([{ chunk: a, score: 3 }, { chunk: other, score: 2 }, { chunk: b, score: 1 }], chunks);
+    const pages = groupByPage(
+      [
+        { chunk: a, score: 3 },
+        { chunk: other, score: 2 },
+        { chunk: b, score: 1 },
+      ],
+      chunks,
+    );
     expect(pages.map((p) => p.chunks)).toEqual([[a, b], [other]]);
     expect(pages[0].scores).toEqual([3, 1]);
     // By section, the two chunks of one page stay apart when their sections differ.
     const sameSection = chunks[a].parentId === chunks[b].parentId;
-    expect(groupBySection([{ chunk: a, score: 3 }, { chunk: other, score: 2 }, { chunk: b, score: 1 }], chunks).length).toBe(sameSection ? 2 : 3);
+    expect(
+      groupBySection(
+        [
+          { chunk: a, score: 3 },
+          { chunk: other, score: 2 },
+          { chunk: b, score: 1 },
+        ],
+        chunks,
+      ).length,
+    ).toBe(sameSection ? 2 : 3);
   });
 });
 
@@ -72,9 +91,7 @@ describe.skipIf(!present)('a pool independent of k (Harel car documents, dev-v2 
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
   it(`fetches ${FIRST_STAGE_POOL} candidates whatever k, so k 10 and k 30 agree on every question`, () => {
-    const questions = (JSON.parse(readFileSync(join(DATA, 'questions/dev-v2.json'), 'utf8')) as { domain: string; question: string }[])
-      .filter((q) => q.domain === 'car')
-      .map((q) => q.question);
+    const questions = (JSON.parse(readFileSync(join(DATA, 'questions/dev-v2.json'), 'utf8')) as { domain: string; question: string }[]).filter((q) => q.domain === 'car').map((q) => q.question);
     expect(questions.length).toBeGreaterThan(5);
     expectKInvariant(new Retriever(index), questions);
   });

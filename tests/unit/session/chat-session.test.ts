@@ -15,8 +15,15 @@ const KEY = 'https://site.test/index/manifest.json';
 const OPTIONS: AskOptions = { lang: 'en', domain: null };
 
 const INFO: IndexInfo = {
-  buildId: 'b1', documentCount: 1, chunkCount: 1, domains: ['car'], embedder: null, searchMode: 'bm25',
-  embedderError: null, fromCache: false, storageWarning: null,
+  buildId: 'b1',
+  documentCount: 1,
+  chunkCount: 1,
+  domains: ['car'],
+  embedder: null,
+  searchMode: 'bm25',
+  embedderError: null,
+  fromCache: false,
+  storageWarning: null,
 };
 
 /** A search service whose load waits for the test, and whose searches find nothing (the loop then says so). */
@@ -106,11 +113,7 @@ describe('ChatSession: questions asked while the index loads', () => {
     expect(a1.text).toBeTruthy();
     expect(a2.text).toBeTruthy();
     expect(search.searched[0]).toContain('report a home claim');
-    expect(roles(session.turns)).toEqual([
-      'user:asked last visit', 'assistant:answer',
-      'user:How soon must I report a home claim?', 'assistant:answer',
-      'user:And a car claim?', 'assistant:answer',
-    ]);
+    expect(roles(session.turns)).toEqual(['user:asked last visit', 'assistant:answer', 'user:How soon must I report a home claim?', 'assistant:answer', 'user:And a car claim?', 'assistant:answer']);
     expect(session.pending).toEqual([]);
     expect(session.queuing).toBe(false);
     // The turn keeps the time it was asked, not the time it was answered.

@@ -146,7 +146,10 @@ describe('conversationRows', () => {
   const pending = (text: string, at: number, state: PendingQuestion['state']): PendingQuestion => ({ id: at, text, at, payload: null, state, error: null });
 
   it('is the turns alone when nothing is pending', () => {
-    expect(conversationRows([turn(1), turn(2)], [])).toEqual([{ kind: 'turn', index: 0 }, { kind: 'turn', index: 1 }]);
+    expect(conversationRows([turn(1), turn(2)], [])).toEqual([
+      { kind: 'turn', index: 0 },
+      { kind: 'turn', index: 1 },
+    ]);
   });
 
   it('places a stopped or failed question where it was asked, and leaves waiting ones out (they go last)', () => {

@@ -18,8 +18,15 @@ const KEY = 'https://site.test/index/manifest.json';
 const OPTIONS: AskOptions = { lang: 'en', domain: null };
 
 const INFO: IndexInfo = {
-  buildId: 'b1', documentCount: 1, chunkCount: 1, domains: ['car'], embedder: null, searchMode: 'bm25',
-  embedderError: null, fromCache: false, storageWarning: null,
+  buildId: 'b1',
+  documentCount: 1,
+  chunkCount: 1,
+  domains: ['car'],
+  embedder: null,
+  searchMode: 'bm25',
+  embedderError: null,
+  fromCache: false,
+  storageWarning: null,
 };
 
 /**
@@ -100,8 +107,7 @@ async function readySession() {
 }
 
 const questions = (n: number) => Array.from({ length: n }, (_, i) => `question ${i + 1} about the travel policy`);
-const roles = (turns: readonly ChatTurn[]) =>
-  turns.map((t) => (t.role === 'user' ? `user:${t.text}` : t.stopped ? `stopped:${t.text}` : 'answer'));
+const roles = (turns: readonly ChatTurn[]) => turns.map((t) => (t.role === 'user' ? `user:${t.text}` : t.stopped ? `stopped:${t.text}` : 'answer'));
 const settle = (promises: Promise<Answer>[]) => Promise.allSettled(promises);
 
 describe('ChatSession: questions asked at once', () => {
@@ -219,10 +225,7 @@ describe('ChatSession: questions asked at once', () => {
   it('a failed answer fails that question only: its error is kept beside it, and the queue goes on', async () => {
     const { session, search } = await readySession();
     search.failOn('breaks the search');
-    const results = await settle([
-      session.submit('this one breaks the search', OPTIONS),
-      session.submit('this one is fine', OPTIONS),
-    ]);
+    const results = await settle([session.submit('this one breaks the search', OPTIONS), session.submit('this one is fine', OPTIONS)]);
     expect(results[0].status).toBe('rejected');
     expect(results[1].status).toBe('fulfilled');
     const failed = session.turns.find((t) => t.text === 'this one breaks the search')!;

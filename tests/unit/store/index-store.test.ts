@@ -19,8 +19,7 @@ beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();
 });
 
-const load = (server: FakeServer, extra: Partial<Parameters<typeof loadStoredIndex>[0]> = {}) =>
-  loadStoredIndex({ manifestUrl: MANIFEST, fetch: server.fetch, ...extra });
+const load = (server: FakeServer, extra: Partial<Parameters<typeof loadStoredIndex>[0]> = {}) => loadStoredIndex({ manifestUrl: MANIFEST, fetch: server.fetch, ...extra });
 
 const storedIds = async () => (await (await openBuildStorage()).list(MANIFEST)).map((s) => s.buildId);
 
@@ -135,7 +134,7 @@ describe('loadStoredIndex', () => {
   const page = (html: string) => new TextEncoder().encode(html);
   const SPA = '<!DOCTYPE html>\n<html lang="en"><head><title>Shop</title></head><body><div id="app"></div></body></html>';
 
-  it('says the server sent a web page when a fallback rewrite answers the manifest URL with the site\'s page', async () => {
+  it("says the server sent a web page when a fallback rewrite answers the manifest URL with the site's page", async () => {
     // Every path answered with the app's index.html, status 200: the index folder is not published.
     const server = fakeServer(new Map([...a.files.keys()].map((name) => [name, page(SPA)])));
     for (const name of a.files.keys()) server.types.set(name, 'text/html; charset=utf-8');
@@ -286,9 +285,7 @@ describe('loadStoredIndex', () => {
     await load(server);
     server.files = b.files;
     const controller = new AbortController();
-    const error = await rejection(
-      load(server, { signal: controller.signal, onProgress: (p) => p.step === 'download' && controller.abort() }),
-    );
+    const error = await rejection(load(server, { signal: controller.signal, onProgress: (p) => p.step === 'download' && controller.abort() }));
     expect(isHarelError(error, 'ABORTED')).toBe(true);
   });
 

@@ -2,12 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { create, insert, search } from '@orama/orama';
 import { createOramaTokenizer, tokenize } from '../../../widget/core/tokenizer/index.ts';
 
-const DOCS = [
-  'הכיסוי בביטוח הרכב כולל נזק לרכב של צד שלישי',
-  'ביטוח נסיעות לחו"ל מכסה הוצאות רפואיות',
-  'רכבת ישראל',
-  'The policy covers dental treatments',
-];
+const DOCS = ['הכיסוי בביטוח הרכב כולל נזק לרכב של צד שלישי', 'ביטוח נסיעות לחו"ל מכסה הוצאות רפואיות', 'רכבת ישראל', 'The policy covers dental treatments'];
 
 function texts(result: { hits: { document: { text: string } }[] }): string[] {
   return result.hits.map((h) => h.document.text);
@@ -33,7 +28,13 @@ describe('Orama adapter', () => {
   it('passes documents with a property and queries without one', () => {
     const seen: { prop: string | undefined }[] = [];
     const inner = createOramaTokenizer();
-    const spy = { ...inner, tokenize: (raw: string, lang?: string, prop?: string) => { seen.push({ prop }); return inner.tokenize(raw, lang, prop); } };
+    const spy = {
+      ...inner,
+      tokenize: (raw: string, lang?: string, prop?: string) => {
+        seen.push({ prop });
+        return inner.tokenize(raw, lang, prop);
+      },
+    };
     const db = create({ schema: { text: 'string' } as const, components: { tokenizer: spy } });
     insert(db, { text: 'ביטוח ביטוח רכב' });
     search(db, { term: 'ביטוח ביטוח' });
@@ -45,7 +46,10 @@ describe('Orama adapter', () => {
   it('matches by term prefix by default, by whole term with wholeTerms', () => {
     const loose = create({ schema: { text: 'string' } as const, components: { tokenizer: createOramaTokenizer() } });
     const strict = create({ schema: { text: 'string' } as const, components: { tokenizer: createOramaTokenizer({ wholeTerms: true }) } });
-    for (const text of DOCS) { insert(loose, { text }); insert(strict, { text }); }
+    for (const text of DOCS) {
+      insert(loose, { text });
+      insert(strict, { text });
+    }
     expect(texts(search(loose, { term: 'רכב' }) as never)).toContain(DOCS[2]);
     expect(texts(search(strict, { term: 'רכב' }) as never)).toEqual([DOCS[0]]);
   });

@@ -43,7 +43,15 @@ describe('pairing editions and aligning their pages', () => {
     const docs = [hebrew, otherProduct, english, form];
     expect(pairEditions(docs, { minSharedNumbers: 10 }).map((p) => [p.doc, p.hebrewDoc, p.script])).toEqual([[2, 0, 'latin']]);
     const links = alignEditions(docs, { minSharedNumbers: 10 }).map((l) => [l.page, l.hebrewPage]);
-    expect(links).toEqual(expect.arrayContaining([[1, 1], [2, 2], [3, 3], [4, 3], [5, 4]]));
+    expect(links).toEqual(
+      expect.arrayContaining([
+        [1, 1],
+        [2, 2],
+        [3, 3],
+        [4, 3],
+        [5, 4],
+      ]),
+    );
     // Never out of order, never a page with nothing in common.
     expect(links.every(([e, h]) => h <= e)).toBe(true);
   });
@@ -95,7 +103,9 @@ const CORPUS = fileURLToPath(new URL('../../../../shared/data/harel/corpus/', im
 const present = existsSync(join(CORPUS, 'car/files')) && existsSync(join(CORPUS, 'business/files'));
 if (!present) console.warn(`editions real-corpus tests skipped: ${CORPUS} is absent (the shared data sits beside the repo).`);
 
-interface CorpusDoc extends EditionDocument { file: string }
+interface CorpusDoc extends EditionDocument {
+  file: string;
+}
 const readDomain = (domain: string): CorpusDoc[] =>
   readdirSync(join(CORPUS, domain), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.json'))

@@ -11,7 +11,7 @@ const body = (from: number, to: number) => Array.from({ length: to - from }, (_,
 describe('twin groups', () => {
   it('groups two editions that differ in one clause and leaves unrelated text alone', () => {
     const a = body(0, 30);
-    const b = body(0, 29) + ' סעיף חדש במהדורה 2025 על הרחבת הכיסוי לנזקי מים.';
+    const b = `${body(0, 29)} סעיף חדש במהדורה 2025 על הרחבת הכיסוי לנזקי מים.`;
     const other = Array.from({ length: 30 }, (_, i) => `travel clause ${i} baggage delayed abroad ${i * 7} hours refund of purchases`).join('. ');
     const groups = twinGroups([a, other, b]);
     expect(groups[0]).toBeGreaterThanOrEqual(0);

@@ -14,14 +14,31 @@ import { contactEntries, escalationFor, escalationTranscript } from '../../../wi
 import { feedbackDetail, feedbackOf, nextFeedback } from '../../../widget/ui/feedback.ts';
 
 const citation: Citation = {
-  n: 1, chunkId: 'c1', file: 'car/policy.pdf', page: 4, url: 'https://insurer.example/car.pdf', title: 'Car policy',
-  sectionPath: ['Cover'], clause: '3.1', quote: 'Windscreen: 250 [2] excess.', alsoIn: [],
+  n: 1,
+  chunkId: 'c1',
+  file: 'car/policy.pdf',
+  page: 4,
+  url: 'https://insurer.example/car.pdf',
+  title: 'Car policy',
+  sectionPath: ['Cover'],
+  clause: '3.1',
+  quote: 'Windscreen: 250 [2] excess.',
+  alsoIn: [],
 };
 
 function answer(text: string, refused = false, citations: Citation[] = [citation]): Answer {
   return {
-    text, citations, mode: 'extractive', confidence: refused ? 'low' : 'high', refused, refusal: refused ? 'no-passages' : null,
-    domain: 'car', lang: 'en', searchedQuery: 'q', searchMode: 'bm25', retrieved: [],
+    text,
+    citations,
+    mode: 'extractive',
+    confidence: refused ? 'low' : 'high',
+    refused,
+    refusal: refused ? 'no-passages' : null,
+    domain: 'car',
+    lang: 'en',
+    searchedQuery: 'q',
+    searchMode: 'bm25',
+    retrieved: [],
     timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
   };
 }
@@ -133,16 +150,21 @@ describe('escalation', () => {
       { kind: 'phone', value: '*1234', href: 'tel:*1234', hours: 'Sun–Thu 8:00–18:00' },
       { kind: 'email', value: 'help@demo.example', href: 'mailto:help@demo.example' },
     ]);
-    expect(contactEntries({ email: 'a@b.example?bcc=evil@x.example' }, 'en').entries).toEqual([
-      { kind: 'email', value: 'a@b.example?bcc=evil@x.example', href: null },
-    ]);
+    expect(contactEntries({ email: 'a@b.example?bcc=evil@x.example' }, 'en').entries).toEqual([{ kind: 'email', value: 'a@b.example?bcc=evil@x.example', href: null }]);
   });
 });
 
 describe('ChatSession.setFeedback', () => {
   const INFO: IndexInfo = {
-    buildId: 'b1', documentCount: 1, chunkCount: 1, domains: ['car'], embedder: null, searchMode: 'bm25',
-    embedderError: null, fromCache: false, storageWarning: null,
+    buildId: 'b1',
+    documentCount: 1,
+    chunkCount: 1,
+    domains: ['car'],
+    embedder: null,
+    searchMode: 'bm25',
+    embedderError: null,
+    fromCache: false,
+    storageWarning: null,
   };
   const search: SearchService = {
     load: async () => INFO,

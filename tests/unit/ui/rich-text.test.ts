@@ -18,10 +18,14 @@ describe('rich text subset', () => {
 
   it('turns [n] and [n, m] into citation markers and keeps markup as plain text', () => {
     const cited: number[] = [];
-    const parts = renderInline('ראו <img src=x onerror=alert(1)> [1] וגם [2, 3]', (n) => {
-      cited.push(n);
-      return `#${n}`;
-    }, 'rtl');
+    const parts = renderInline(
+      'ראו <img src=x onerror=alert(1)> [1] וגם [2, 3]',
+      (n) => {
+        cited.push(n);
+        return `#${n}`;
+      },
+      'rtl',
+    );
     expect(cited).toEqual([1, 2, 3]);
     // The markup survives only as a string part: Lit interpolates strings as text nodes.
     expect(parts.filter((p) => typeof p === 'string').join('')).toContain('<img src=x onerror=alert(1)>');
@@ -47,43 +51,48 @@ function flatten(parts: unknown): string {
 describe('document text in an answer', () => {
   const cite = (n: number) => `{${n}}`;
 
-  it('shows a quote\'s own [1], [2] [99] and ** as text in a <bdi>; only the engine\'s marker cites', () => {
+  it("shows a quote's own [1], [2] [99] and ** as text in a <bdi>; only the engine's marker cites", () => {
     const cited: number[] = [];
     const line = `“${documentText('Pay the excess [1] first, see [2] [99], **not bold**.')}” [1]`;
-    const parts = renderInline(line, (n) => {
-      cited.push(n);
-      return cite(n);
-    }, 'rtl');
+    const parts = renderInline(
+      line,
+      (n) => {
+        cited.push(n);
+        return cite(n);
+      },
+      'rtl',
+    );
     expect(cited).toEqual([1]);
     expect(flatten(parts)).toBe('“<bdi dir=ltr lang=en>Pay the excess [1] first, see [2] [99], **not bold**.</bdi>” {1}');
   });
 
-  it('never shows a bidi override or isolate, in document text or in the engine\'s', () => {
+  it("never shows a bidi override or isolate, in document text or in the engine's", () => {
     const line = `Model text\u202E reversed [1] “${documentText('invoice\u202Efdp.exe')}” [2]`;
     const text = flatten(renderInline(line, cite, 'ltr'));
     expect(text).toBe('Model text reversed {1} “<bdi dir=ltr lang=en>invoicefdp.exe</bdi>” {2}');
     expect(text).not.toMatch(/[\u202A-\u202E\u2066-\u2069]/);
   });
 
-  it('gives every line and list item the answer\'s direction, even one that opens with a quote', () => {
+  it("gives every line and list item the answer's direction, even one that opens with a quote", () => {
     const text = `${documentText('השתתפות עצמית')}: ${documentText('250 ש"ח')} [1]\n“${documentText('6.4 Send original receipts with the claim.')}” [1]\n\n• “${documentText('סדק בשמשה')}” [2]`;
     const markup = flatten(renderRichText(text, cite, 'rtl'));
-    expect(markup.match(/<(?:p|span|ul|li)\b[^>]*>/g)).toEqual([
-      '<p dir=rtl>', '<span class="line" dir=rtl>', '<span class="line" dir=rtl>', '<ul dir=rtl>', '<li class="line" dir=rtl>',
-    ]);
+    expect(markup.match(/<(?:p|span|ul|li)\b[^>]*>/g)).toEqual(['<p dir=rtl>', '<span class="line" dir=rtl>', '<span class="line" dir=rtl>', '<ul dir=rtl>', '<li class="line" dir=rtl>']);
     // Each quote in its own language's direction: the English clause reads left to right in its Hebrew line.
     expect(markup.match(/<bdi[^>]*>[^<]*/g)).toEqual([
-      '<bdi dir=rtl lang=he>השתתפות עצמית', '<bdi dir=rtl lang=he>250 ש"ח', '<bdi dir=ltr lang=en>6.4 Send original receipts with the claim.', '<bdi dir=rtl lang=he>סדק בשמשה',
+      '<bdi dir=rtl lang=he>השתתפות עצמית',
+      '<bdi dir=rtl lang=he>250 ש"ח',
+      '<bdi dir=ltr lang=en>6.4 Send original receipts with the claim.',
+      '<bdi dir=rtl lang=he>סדק בשמשה',
     ]);
   });
 
-  it('sets a quote without letters in its line\'s direction', () => {
+  it("sets a quote without letters in its line's direction", () => {
     expect(flatten(renderInline(`Amount: ${documentText('1,000 – 2,000')} [1]`, cite, 'ltr'))).toBe('Amount: <bdi dir=ltr lang=>1,000 – 2,000</bdi> {1}');
     expect(flatten(renderInline(`הסכום: ${documentText('1,000 – 2,000')} [1]`, cite, 'rtl'))).toBe('הסכום: <bdi dir=rtl lang=>1,000 – 2,000</bdi> {1}');
     expect(textLang('$250')).toBeNull();
   });
 
-  it('keeps lists and markers working in the engine\'s text, and reads no list marker in document text', () => {
+  it("keeps lists and markers working in the engine's text, and reads no list marker in document text", () => {
     const text = `- first [1]\n${documentText('1. a numbered clause')} [2]`;
     const blocks = parseBlocks(text);
     expect(blocks.map((b) => b.kind)).toEqual(['ul', 'p']);
@@ -124,7 +133,7 @@ describe('source links and direction', () => {
     expect(textDirection('What is covered? מה')).toBe('ltr');
   });
 
-  it('lays an answer out in its own language: the answer\'s once complete, else its question\'s', () => {
+  it("lays an answer out in its own language: the answer's once complete, else its question's", () => {
     expect(answerLanguage({ lang: 'en' }, 'מה הכיסוי?', 'he')).toBe('en');
     expect(answerLanguage(undefined, 'What is covered?', 'he')).toBe('en');
     expect(answerLanguage(undefined, 'מה הכיסוי?', 'en')).toBe('he');

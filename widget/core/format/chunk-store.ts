@@ -79,7 +79,10 @@ export function decodeChunkStore(bytes: Uint8Array, source = 'chunks.bin'): Chun
   const { count, ids, parentIds, strings } = file.header;
   const fail = (reason: string) => createError('INDEX_CORRUPT', source, reason);
   if (!Number.isInteger(count) || count < 0) throw fail('malformed header');
-  for (const [name, list] of [['ids', ids], ['parentIds', parentIds]] as const) {
+  for (const [name, list] of [
+    ['ids', ids],
+    ['parentIds', parentIds],
+  ] as const) {
     if (!Array.isArray(list) || list.length !== count) throw fail(`column ${name} is missing or has the wrong length`);
   }
   if (!Array.isArray(strings)) throw fail('string table missing');

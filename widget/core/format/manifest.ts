@@ -6,6 +6,7 @@
 import { createError } from '../errors.ts';
 import type { Lang } from '../schema.ts';
 import { FITTED_FUSION, type FusionDefaults } from '../retrieval/fusion-defaults.ts';
+import { checkManifestFields } from './validate.ts';
 
 export const INDEX_FORMAT = 'harel-chat-index';
 /** Bump on any incompatible change of a file's layout; readers refuse other majors. */
@@ -14,6 +15,7 @@ export const INDEX_FORMAT_VERSION = 2;
 /** Logical names of the files of an index build. */
 /** `lexicon` (the mined query-expansion lexicon) is optional: builds without it still load. */
 export type IndexFileRole = 'documents' | 'chunks' | 'bm25' | 'vectors' | 'router' | 'lexicon';
+export const INDEX_FILE_ROLES: readonly IndexFileRole[] = ['documents', 'chunks', 'bm25', 'vectors', 'router', 'lexicon'];
 
 export interface IndexFileEntry {
   /** File name inside the index folder. */
@@ -140,7 +142,11 @@ export function parseSiteInfo(json: unknown): SiteInfo | undefined {
     const starters: Partial<Record<Lang, string[]>> = {};
     for (const lang of ['he', 'en'] as const) {
       const list = (raw.starters as Record<string, unknown>)[lang];
-      if (Array.isArray(list)) starters[lang] = list.filter(isText).map((q) => q.trim()).slice(0, 8);
+      if (Array.isArray(list))
+        starters[lang] = list
+          .filter(isText)
+          .map((q) => q.trim())
+          .slice(0, 8);
     }
     if (Object.keys(starters).length) site.starters = starters;
   }
@@ -181,7 +187,16 @@ export interface RetrievalDefaults {
   minedExpansionWeight: number;
 }
 
-export const DEFAULT_RETRIEVAL: RetrievalDefaults = { ...FITTED_FUSION, routeMinConfidence: 0.97, termMatch: 'whole', routeBoost: 0.5, contextBoost: 0.5, collapseTwins: false, expansionWeight: 0.3, minedExpansionWeight: 1 };
+export const DEFAULT_RETRIEVAL: RetrievalDefaults = {
+  ...FITTED_FUSION,
+  routeMinConfidence: 0.97,
+  termMatch: 'whole',
+  routeBoost: 0.5,
+  contextBoost: 0.5,
+  collapseTwins: false,
+  expansionWeight: 0.3,
+  minedExpansionWeight: 1,
+};
 
 /** Validates a parsed manifest; throws INDEX_FORMAT_UNSUPPORTED / INDEX_CORRUPT with what to do. */
 export function parseManifest(json: unknown, source = 'manifest.json'): IndexManifest {
@@ -195,11 +210,17 @@ export function parseManifest(json: unknown, source = 'manifest.json'): IndexMan
     throw createError('INDEX_CORRUPT', source, 'buildId or files missing');
   }
   for (const role of ['documents', 'chunks', 'bm25'] as const) {
-    if (!m.files[role]) throw createError('INDEX_CORRUPT', source, `the ${role} file is not listed`);
+    if (!Object.hasOwn(m.files, role) || !m.files[role]) throw createError('INDEX_CORRUPT', source, `the ${role} file is not listed`);
   }
+  // Every field a reader uses, by type (issue 27): a boolean for a byte count or a folder for a
+  // file name is refused here, not met as a TypeError while the files are read.
+  checkManifestFields(m as Record<string, unknown>, source);
+  // Only the roles this reader knows: an unknown one is neither downloaded nor stored.
+  const files: IndexManifest['files'] = {};
+  for (const role of INDEX_FILE_ROLES) if (Object.hasOwn(m.files, role)) files[role] = m.files[role];
   const { site, ...rest } = m;
   const parsedSite = parseSiteInfo(site);
-  return { ...rest, retrieval: retrievalDefaults(m.retrieval), ...(parsedSite ? { site: parsedSite } : {}) } as IndexManifest;
+  return { ...rest, files, retrieval: retrievalDefaults(m.retrieval), ...(parsedSite ? { site: parsedSite } : {}) } as IndexManifest;
 }
 
 /**

@@ -2,13 +2,14 @@
  * Reads an index build from any byte source (a folder in Node, HTTP or IndexedDB in a browser),
  * verifying each file's size and sha256 against the manifest before decoding it.
  */
-import { createError, throwIfAborted } from '../errors.ts';
+import { createError, HarelError, throwIfAborted } from '../errors.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../schema.ts';
 import { decodeJson, gunzip, sha256Hex } from './bytes.ts';
 import { decodeChunkStore } from './chunk-store.ts';
 import { parseManifest, type IndexFileEntry, type IndexFileRole, type IndexManifest } from './manifest.ts';
 import { decodeVectorTable, type VectorTable } from './vector-file.ts';
 import { Bm25File } from './bm25-file.ts';
+import { checkChunksAgainstDocuments, checkDocuments, checkRouter, checkVectors } from './validate.ts';
 import type { RouterModel } from '../retrieval/route.ts';
 import { parseMinedLexicon, type MinedLexicon } from '../retrieval/mined-lexicon.ts';
 
@@ -33,7 +34,7 @@ export async function readManifest(source: IndexFileSource, signal?: AbortSignal
   let bytes: Uint8Array;
   try {
     bytes = await source.read('manifest.json', signal);
-  } catch (error) {
+  } catch (_error) {
     throw createError('INDEX_NOT_FOUND', 'manifest.json');
   }
   try {
@@ -52,7 +53,9 @@ export async function verifyAndInflate(entry: IndexFileEntry, stored: Uint8Array
   const hash = await sha256Hex(stored);
   if (hash !== entry.sha256) throw createError('INDEX_INTEGRITY', entry.path, 'sha256 mismatch');
   try {
-    return await gunzip(stored);
+    const raw = await gunzip(stored, entry.rawBytes);
+    if (raw.byteLength !== entry.rawBytes) throw new RangeError(`inflates to ${raw.byteLength} bytes, the manifest gives ${entry.rawBytes}`);
+    return raw;
   } catch (error) {
     throw createError('INDEX_CORRUPT', entry.path, error instanceof Error ? error.message : String(error));
   }
@@ -77,6 +80,7 @@ export function decodeIndexFiles(manifest: IndexManifest, raw: Partial<Record<In
   if (!raw.chunks) throw createError('INDEX_CORRUPT', manifest.files.chunks?.path ?? 'chunks', 'file missing');
   const chunks = decodeChunkStore(raw.chunks, manifest.files.chunks?.path);
   const vectors = raw.vectors ? decodeVectorTable(raw.vectors, manifest.files.vectors?.path) : null;
+  if (vectors) checkVectors(vectors, manifest.embedder?.dimensions, manifest.files.vectors?.path ?? 'vectors');
   if (vectors && vectors.count !== chunks.length) {
     throw createError('INDEX_CORRUPT', manifest.files.vectors?.path ?? 'vectors', `${vectors.count} vectors for ${chunks.length} chunks`);
   }
@@ -84,13 +88,15 @@ export function decodeIndexFiles(manifest: IndexManifest, raw: Partial<Record<In
   if (bm25.chunks !== chunks.length) {
     throw createError('INDEX_CORRUPT', manifest.files.bm25?.path ?? 'bm25', `postings for ${bm25.chunks} chunks, the chunk store has ${chunks.length}`);
   }
+  const documents = checkDocuments(json<unknown>('documents'), manifest.files.documents?.path ?? 'documents');
+  checkChunksAgainstDocuments(chunks, documents, manifest.files.chunks?.path ?? 'chunks');
   return {
     manifest,
-    documents: json<IndexedDocument[]>('documents'),
+    documents,
     chunks,
     bm25,
     vectors,
-    router: raw.router ? json<RouterModel>('router') : null,
+    router: raw.router ? checkRouter(json<unknown>('router'), manifest.files.router?.path ?? 'router') : null,
     lexicon: raw.lexicon ? parseMinedLexicon(json<unknown>('lexicon'), manifest.files.lexicon?.path) : null,
   };
 }
@@ -106,7 +112,14 @@ export async function readIndex(source: IndexFileSource, options: WorkOptions = 
   for (const [role, entry] of entries) {
     throwIfAborted(signal);
     onProgress?.({ step: 'load', done, total, detail: entry.path });
-    const stored = await source.read(entry.path, signal);
+    let stored: Uint8Array;
+    try {
+      stored = await source.read(entry.path, signal);
+    } catch (error) {
+      // A source's own failure (a download's) keeps its code; a file the folder lacks is a broken build.
+      if (error instanceof HarelError) throw error;
+      throw createError('INDEX_CORRUPT', entry.path, `cannot be read (${error instanceof Error ? error.message : String(error)})`);
+    }
     raw[role] = await verifyAndInflate(entry, stored);
     done += entry.bytes;
   }

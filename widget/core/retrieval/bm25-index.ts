@@ -14,7 +14,7 @@
  * 25 % of search time spent sorting and the per-pair allocation the issue measured. Orama stays
  * the builder's reference implementation.
  */
-import { Bm25File, type PostingsRef } from '../format/bm25-file.ts';
+import type { Bm25File, PostingsRef } from '../format/bm25-file.ts';
 import { tokenize } from '../tokenizer/tokenize.ts';
 
 export interface Bm25Hit {

@@ -22,12 +22,7 @@ export function documentYear(doc: Pick<IndexedDocument, 'file' | 'title'>): numb
   return Math.max(0, ...[...years, ...compact].map(Number));
 }
 
-export function collapseTwins(
-  hits: readonly FusedHit[],
-  chunks: readonly Chunk[],
-  documents: readonly IndexedDocument[],
-  query: string,
-): CollapsedHit[] {
+export function collapseTwins(hits: readonly FusedHit[], chunks: readonly Chunk[], documents: readonly IndexedDocument[], query: string): CollapsedHit[] {
   const queryTerms = new Set(tokenize(query, { forQuery: true }));
   const specificity = (hit: FusedHit): number => {
     const doc = documents[chunks[hit.chunk].doc];
@@ -51,12 +46,7 @@ export function collapseTwins(
   }
   return order.map((entry) => {
     if (!Array.isArray(entry)) return { ...entry, twins: [] };
-    const ranked = [...entry].sort(
-      (a, b) =>
-        specificity(b) - specificity(a) ||
-        documentYear(documents[chunks[b.chunk].doc]) - documentYear(documents[chunks[a.chunk].doc]) ||
-        b.score - a.score,
-    );
+    const ranked = [...entry].sort((a, b) => specificity(b) - specificity(a) || documentYear(documents[chunks[b.chunk].doc]) - documentYear(documents[chunks[a.chunk].doc]) || b.score - a.score);
     const [primary, ...others] = ranked;
     // The group keeps the rank its best member earned.
     return { ...primary, score: entry[0].score, twins: others };

@@ -25,10 +25,7 @@ const NEXT = String.raw`(?:\s*(?:,|ו-?|או|and|or|&)\s*\.?${NUM}(?:\s?\([\u05D
 // A number that goes on (a date, a sum, a percentage) is not a clause.
 const END = String.raw`(?!\.?\d|[/%,]\d)`;
 
-const HEBREW_REF = new RegExp(
-  String.raw`(?<![\u05D0-\u05EA])[והבלמשכ]{0,3}(?:סעיף|סעיפים|סעיפי)(?:\s+(?:קטן|משנה))?\s*\(?\.?(${NUM})${END}${LETTER}(${NEXT})`,
-  'gu',
-);
+const HEBREW_REF = new RegExp(String.raw`(?<![\u05D0-\u05EA])[והבלמשכ]{0,3}(?:סעיף|סעיפים|סעיפי)(?:\s+(?:קטן|משנה))?\s*\(?\.?(${NUM})${END}${LETTER}(${NEXT})`, 'gu');
 // Hebrew PDF text extracted in visual order keeps the words of a line reversed: "לפוליסה 11 בסעיף".
 const MIRRORED_REF = new RegExp(String.raw`(?<![\d.])\.?(${NUM})${END}\s+[והבלמשכ]{0,3}סעיף(?![\u05D0-\u05EA])`, 'gu');
 const MIRRORED_EXTERNAL = /(?:חוק|לחוק|פקודת|לפקודת|תקנות|לתקנות|התקנות|הפקודה)\s*$/u;

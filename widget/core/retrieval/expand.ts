@@ -93,7 +93,11 @@ export class QueryExpander {
       for (const text of added) seen[group.source].add(text);
       expansions.push({ matched: found.text, added, source: group.source });
     }
-    const join = (source: ExpansionSource) => expansions.filter((e) => e.source === source).flatMap((e) => e.added).join(' ');
+    const join = (source: ExpansionSource) =>
+      expansions
+        .filter((e) => e.source === source)
+        .flatMap((e) => e.added)
+        .join(' ');
     return { terms: join('curated'), minedTerms: join('mined'), expansions };
   }
 }

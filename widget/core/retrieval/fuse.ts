@@ -51,12 +51,7 @@ function minMax(hits: readonly ScoredChunk[]): (hit: ScoredChunk) => number {
  * hybrid search fuses a few hundred candidates on every question. Each hit is created once, whole,
  * so that every FusedHit keeps one object shape.
  */
-function combine(
-  bm25: readonly ScoredChunk[],
-  vector: readonly ScoredChunk[],
-  onBm25: (hit: ScoredChunk, index: number) => number,
-  onVector: (hit: ScoredChunk, index: number) => number,
-): FusedHit[] {
+function combine(bm25: readonly ScoredChunk[], vector: readonly ScoredChunk[], onBm25: (hit: ScoredChunk, index: number) => number, onVector: (hit: ScoredChunk, index: number) => number): FusedHit[] {
   const bSide = new Map<number, number>();
   bm25.forEach((h, i) => {
     if (!bSide.has(h.chunk)) bSide.set(h.chunk, i);
@@ -85,7 +80,12 @@ export function fuseScores(bm25: readonly ScoredChunk[], vector: readonly Scored
   const w = clampWeight(bm25Weight);
   const nb = minMax(bm25);
   const nv = minMax(vector);
-  return combine(bm25, vector, (h) => w * nb(h), (h) => (1 - w) * nv(h));
+  return combine(
+    bm25,
+    vector,
+    (h) => w * nb(h),
+    (h) => (1 - w) * nv(h),
+  );
 }
 
 /**
@@ -95,7 +95,12 @@ export function fuseScores(bm25: readonly ScoredChunk[], vector: readonly Scored
 export function fuseRanks(bm25: readonly ScoredChunk[], vector: readonly ScoredChunk[], bm25Weight: number, k: number): FusedHit[] {
   if (!(k >= 0)) throw new RangeError(`RRF k must be a number ≥ 0, got ${k}`);
   const w = clampWeight(bm25Weight);
-  return combine(bm25, vector, (_, i) => w / (k + i + 1), (_, i) => (1 - w) / (k + i + 1));
+  return combine(
+    bm25,
+    vector,
+    (_, i) => w / (k + i + 1),
+    (_, i) => (1 - w) / (k + i + 1),
+  );
 }
 
 /** Fuses with the given settings' method. */

@@ -26,10 +26,9 @@ const KINDS: ReadonlySet<string> = new Set<MinedKind>(['definition', 'acronym', 
 /** Validates a decoded lexicon file; a malformed one is INDEX_CORRUPT (a rebuild fixes it). */
 export function parseMinedLexicon(json: unknown, source = 'lexicon'): MinedLexicon {
   const m = json as Partial<MinedLexicon> | null;
-  if (!m || m.version !== 1 || !Array.isArray(m.entries)) throw createError('INDEX_CORRUPT', source, 'not a version 1 lexicon');
+  if (m?.version !== 1 || !Array.isArray(m.entries)) throw createError('INDEX_CORRUPT', source, 'not a version 1 lexicon');
   for (const e of m.entries) {
-    const ok =
-      e && Array.isArray(e.phrases) && e.phrases.length >= 2 && e.phrases.every((p) => typeof p === 'string') && KINDS.has(e.kind) && typeof e.docs === 'number';
+    const ok = e && Array.isArray(e.phrases) && e.phrases.length >= 2 && e.phrases.every((p) => typeof p === 'string') && KINDS.has(e.kind) && typeof e.docs === 'number';
     if (!ok) throw createError('INDEX_CORRUPT', source, 'an entry is malformed');
   }
   return m as MinedLexicon;

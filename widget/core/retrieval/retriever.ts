@@ -4,7 +4,6 @@
  * caller (Node and browsers load the embedder differently) and passed in as a vector.
  */
 import type { LoadedIndex } from '../format/read-index.ts';
-import type { RetrievalDefaults } from '../format/manifest.ts';
 import type { Chunk, IndexedDocument } from '../schema.ts';
 import { tokenize } from '../tokenizer/index.ts';
 import { Bm25Index } from './bm25-index.ts';
@@ -227,7 +226,10 @@ export class Retriever {
       for (const pass of passes) {
         for (const h of this.bm25.search(pass.terms, bm25Options)) scores.set(h.chunk, (scores.get(h.chunk) ?? 0) + pass.weight * h.score);
       }
-      bm25 = [...scores].map(([chunk, score]) => ({ chunk, score })).sort((a, b) => b.score - a.score || a.chunk - b.chunk).slice(0, bm25Pool);
+      bm25 = [...scores]
+        .map(([chunk, score]) => ({ chunk, score }))
+        .sort((a, b) => b.score - a.score || a.chunk - b.chunk)
+        .slice(0, bm25Pool);
     }
     let vector: ScoredChunk[] = [];
     if (mode !== 'bm25' && options.queryVector && this.index.vectors) {
@@ -256,9 +258,7 @@ export class Retriever {
       // removing it, which a hard filter would.
       const { chunks, documents } = this.index;
       const factor = 1 + boost * route.confidence;
-      fused = fused
-        .map((h) => (documents[chunks[h.chunk].doc].domain === route.domain ? { ...h, score: h.score * factor } : h))
-        .sort((a, b) => b.score - a.score || a.chunk - b.chunk);
+      fused = fused.map((h) => (documents[chunks[h.chunk].doc].domain === route.domain ? { ...h, score: h.score * factor } : h)).sort((a, b) => b.score - a.score || a.chunk - b.chunk);
     }
     const collapse = options.collapseTwins ?? defaults.collapseTwins;
     if (collapse) return collapseTwins(fused, this.index.chunks, this.index.documents, query);

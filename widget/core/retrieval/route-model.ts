@@ -65,7 +65,10 @@ function addTerms(into: Map<string, number>, terms: string[], weight: number): v
 
 /** A phrase's word terms: the surface term of each word (prefixed forms reach it by stripping). */
 export function phraseTerms(phrase: string): string[] {
-  return phrase.split(/\s+/).map((word) => tokenize(word)[0]).filter((t): t is string => t !== undefined);
+  return phrase
+    .split(/\s+/)
+    .map((word) => tokenize(word)[0])
+    .filter((t): t is string => t !== undefined);
 }
 
 export function trainRouter(docs: RouterTrainingDoc[], options: TrainRouterOptions = {}): RouterModel {
@@ -110,7 +113,11 @@ export function* trainRouterSteps(docs: RouterTrainingDoc[], options: TrainRoute
     }
     let mass = 0;
     // Sublinear counts: a term repeated 500 times in one policy is not 500 times the evidence.
-    for (const [t, n] of bag) { const v = 1 + Math.log(n); bag.set(t, v); mass += v; }
+    for (const [t, n] of bag) {
+      const v = 1 + Math.log(n);
+      bag.set(t, v);
+      mass += v;
+    }
     if (mass === 0) continue;
     const into = counts[domainIndex.get(doc.domain)!];
     for (const [t, v] of bag) {
@@ -125,8 +132,7 @@ export function* trainRouterSteps(docs: RouterTrainingDoc[], options: TrainRoute
   const vocabulary = [...docFreq.entries()].filter(([, n]) => n >= minDocFreq).map(([t]) => t);
   const totals = counts.map((m) => [...m.values()].reduce((a, b) => a + b, 0));
   const alpha = options.smoothing ?? SMOOTHING;
-  const logProb = (d: number, t: string) =>
-    Math.log(((counts[d].get(t) ?? 0) + alpha) / (totals[d] + alpha * vocabulary.length));
+  const logProb = (d: number, t: string) => Math.log(((counts[d].get(t) ?? 0) + alpha) / (totals[d] + alpha * vocabulary.length));
 
   // Rank terms by their contribution to the mutual information between term and domain.
   const ranked: { t: string; lp: number[]; score: number }[] = [];

@@ -53,9 +53,7 @@ export function routeQuery(model: RouterModel, query: string, options: RouteOpti
   const max = Math.max(...scaled);
   const exp = scaled.map((s) => Math.exp(s - max));
   const sum = exp.reduce((a, b) => a + b, 0);
-  const scores = model.domains
-    .map((domain, d) => ({ domain, score: exp[d] / sum }))
-    .sort((a, b) => b.score - a.score);
+  const scores = model.domains.map((domain, d) => ({ domain, score: exp[d] / sum })).sort((a, b) => b.score - a.score);
 
   const top = scores[0];
   const minConfidence = options.minConfidence ?? model.minConfidence;

@@ -22,9 +22,7 @@ export const MIN_STEM = 3;
  * Frequent corpus words whose first letter is a root letter and whose stripping is another common
  * word (מקרה is not מ+קרה "happened", מספר not מ+ספר "book"): stripping stops at them.
  */
-const ROOT_INITIAL = new Set([
-  'מקרה', 'מבנה', 'מספר', 'מועד', 'מעבר', 'שמאי', 'משפחה', 'מחלקה', 'מכונה', 'מלון', 'מסלול', 'מבטח',
-].map(normalizeText));
+const ROOT_INITIAL = new Set(['מקרה', 'מבנה', 'מספר', 'מועד', 'מעבר', 'שמאי', 'משפחה', 'מחלקה', 'מכונה', 'מלון', 'מסלול', 'מבטח'].map(normalizeText));
 const MIN_ACRONYM_STEM = 2;
 
 function buildPrefixes(): Set<string> {

@@ -7,11 +7,11 @@
 // that range: maqaf U+05BE, paseq U+05C0, sof pasuq U+05C3, nun hafukha U+05C6.
 const HEBREW_MARKS = /[\u0591-\u05BD\u05BF\u05C1\u05C2\u05C4\u05C5\u05C7]/g;
 
-const FINAL_LETTERS: Record<string, string> = { 'ך': 'כ', 'ם': 'מ', 'ן': 'נ', 'ף': 'פ', 'ץ': 'צ' };
+const FINAL_LETTERS: Record<string, string> = { ך: 'כ', ם: 'מ', ן: 'נ', ף: 'פ', ץ: 'צ' };
 const FINAL_RE = /[ךםןףץ]/g;
 
 // Yiddish digraphs survive NFKC; spell them out so they meet their two-letter forms.
-const DIGRAPHS: Record<string, string> = { 'װ': 'וו', 'ױ': 'וי', 'ײ': 'יי' };
+const DIGRAPHS: Record<string, string> = { װ: 'וו', ױ: 'וי', ײ: 'יי' };
 const DIGRAPH_RE = /[װױײ]/g;
 
 // Bidi controls, zero-width characters and soft hyphens that PDF extraction leaves inside words:

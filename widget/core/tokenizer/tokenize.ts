@@ -30,8 +30,7 @@ export interface WordTerms {
 // A Hebrew word may hold gershayim/geresh between letters (ש"ח, צ'ק) and end with a geresh (ג').
 // Latin words are letters of any non-Hebrew script, digits allowed after the first letter.
 // Numbers keep their inner separators: 1,200,000 3.2.4 15.1.2025 15/1/2025 10:30 25%.
-const WORD_RE =
-  /([\u05D0-\u05EA]+(?:["'][\u05D0-\u05EA]+)*'?)|((?:(?![\u05D0-\u05EA])\p{L})(?:(?![\u05D0-\u05EA])[\p{L}\p{M}\p{N}])*(?:'(?:(?![\u05D0-\u05EA])\p{L})+)*)|(\d+(?:[.,/:]\d+)*%?)/gu;
+const WORD_RE = /([\u05D0-\u05EA]+(?:["'][\u05D0-\u05EA]+)*'?)|((?:(?![\u05D0-\u05EA])\p{L})(?:(?![\u05D0-\u05EA])[\p{L}\p{M}\p{N}])*(?:'(?:(?![\u05D0-\u05EA])\p{L})+)*)|(\d+(?:[.,/:]\d+)*%?)/gu;
 
 const THOUSANDS = /^\d{1,3}(?:,\d{3})+(?:\.\d+)?$/;
 

@@ -65,7 +65,7 @@ export interface GenerationStats {
 const LOG_SIZE = 20;
 
 export type GgufProbe =
-  | { ok: true; modelId: string; /** The file's size (Content-Range), 0 when the server did not say. */ bytes: number; cached: boolean }
+  | { ok: true; modelId: string /** The file's size (Content-Range), 0 when the server did not say. */; bytes: number; cached: boolean }
   | { ok: false; modelId: string; error: HarelError };
 
 /**
@@ -205,7 +205,11 @@ export class GgufEngine implements AnswerEngine {
 
   /** Is each passage relevant? The grade step's question, asked of the model (also used by the measurements). */
   async judgeRelevance(question: string, passages: readonly ContextPassage[], signal?: AbortSignal): Promise<boolean[]> {
-    const prompt = buildGradePrompt(question, passages.map((p) => `${p.title}: ${p.text}`), this.contextWindow);
+    const prompt = buildGradePrompt(
+      question,
+      passages.map((p) => `${p.title}: ${p.text}`),
+      this.contextWindow,
+    );
     return this.judge(prompt, passages.length, signal);
   }
 

@@ -68,9 +68,7 @@ export async function checkWebGpu(gpu: GpuLike | undefined = defaultGpu()): Prom
   const name = [summary.vendor, summary.architecture, summary.description].filter(Boolean).join(' ') || 'unnamed adapter';
   return {
     verdict: software ? 'software' : 'ok',
-    reason: software
-      ? `only a software GPU adapter is available (${name}): a model would run, but very slowly`
-      : `GPU adapter ${name}${shaderF16 ? ' with shader-f16' : ' without shader-f16'}`,
+    reason: software ? `only a software GPU adapter is available (${name}): a model would run, but very slowly` : `GPU adapter ${name}${shaderF16 ? ' with shader-f16' : ' without shader-f16'}`,
     adapter: summary,
     features,
     shaderF16,

@@ -56,7 +56,7 @@ function judge(head: string, items: readonly string[], contextWindow: number): J
  */
 export function parseVerdicts(reply: string, count: number): boolean[] {
   const verdicts = new Array<boolean>(count).fill(false);
-  const array = /\[[^\[\]]*\]/.exec(reply);
+  const array = /\[[^[\]]*\]/.exec(reply);
   let values: unknown[] | null = null;
   if (array) {
     try {

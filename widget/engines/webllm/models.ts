@@ -38,14 +38,7 @@ export const DEFAULT_MODEL_ID = 'gemma-2-2b-it-q4f16_1-MLC';
 export const HUB_LIB_BASE = 'https://raw.githubusercontent.com/mlc-ai/binary-mlc-llm-libs/main/web-llm-models/v0_2_86/base/';
 export const HUB_MODEL_BASE = 'https://huggingface.co/';
 
-function gemma(
-  id: string,
-  libFile: string,
-  vramMB: number,
-  approxDownloadMB: number | null,
-  contextWindow: number,
-  extra: Partial<GemmaModel> = {},
-): GemmaModel {
+function gemma(id: string, libFile: string, vramMB: number, approxDownloadMB: number | null, contextWindow: number, extra: Partial<GemmaModel> = {}): GemmaModel {
   const quantization = id.includes('q4f32') ? 'q4f32_1' : 'q4f16_1';
   return {
     id,

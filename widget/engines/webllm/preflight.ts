@@ -25,11 +25,7 @@ export interface PreflightOptions {
 export async function preflightModel(record: ModelRecord, options: PreflightOptions = {}): Promise<PreflightResult> {
   const doFetch = options.fetch ?? globalThis.fetch.bind(globalThis);
   const files = modelFilesUrl(record);
-  const urls = [
-    ...(record.model_manifest ? [new URL(record.model_manifest, files).href] : []),
-    new URL('mlc-chat-config.json', files).href,
-    new URL('tensor-cache.json', files).href,
-  ];
+  const urls = [...(record.model_manifest ? [new URL(record.model_manifest, files).href] : []), new URL('mlc-chat-config.json', files).href, new URL('tensor-cache.json', files).href];
   const checked: string[] = [];
   let tensorCache: unknown = null;
   for (const [i, url] of urls.entries()) {
@@ -65,14 +61,7 @@ export function weightSize(tensorCache: unknown): { weightBytes: number | null; 
   return { weightBytes: total, shards: records.length };
 }
 
-async function get(
-  doFetch: typeof fetch,
-  url: string,
-  method: 'GET' | 'HEAD',
-  modelId: string,
-  signal: AbortSignal | undefined,
-  tolerated: number[] = [],
-): Promise<Response> {
+async function get(doFetch: typeof fetch, url: string, method: 'GET' | 'HEAD', modelId: string, signal: AbortSignal | undefined, tolerated: number[] = []): Promise<Response> {
   let response: Response;
   try {
     response = await doFetch(url, { method, signal, cache: 'no-store' });

@@ -101,9 +101,7 @@ export function buildAnswerPrompt(input: AnswerPromptInput, budget: PromptBudget
   const sourceBudget = window - answerTokens - fixed;
   const sources = fitSources(input.passages, sourceBudget);
 
-  const sourceBlock = sources.blocks.length
-    ? sources.blocks.join('\n\n')
-    : '(no sources were found)';
+  const sourceBlock = sources.blocks.length ? sources.blocks.join('\n\n') : '(no sources were found)';
   const user = `${rules}\n\n<sources>\n${sourceBlock}\n</sources>\n\nQuestion: ${question}`;
   const messages: ChatMessage[] = [...history, { role: 'user', content: user }];
   const promptTokens = messages.reduce((s, m) => s + estimateTokens(m.content), 0) + overhead;

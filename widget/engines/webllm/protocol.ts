@@ -8,21 +8,36 @@
 
 /** web-llm 0.2.86's request kinds (main → worker), from its `message.d.ts`. */
 export type WebLlmRequestKind =
-  | 'reload' | 'runtimeStatsText' | 'interruptGenerate' | 'unload' | 'resetChat'
-  | 'getMaxStorageBufferBindingSize' | 'getGPUVendor' | 'forwardTokensAndSample'
-  | 'chatCompletionNonStreaming' | 'completionNonStreaming' | 'embedding'
-  | 'listResumableSessions' | 'resumeChatCompletion' | 'resumeChatCompletionStreamInit'
-  | 'deleteResumableSession' | 'getMessage' | 'chatCompletionStreamInit' | 'completionStreamInit'
-  | 'completionStreamNextChunk' | 'completionStreamReturn' | 'customRequest' | 'keepAlive'
-  | 'setLogLevel' | 'setAppConfig';
+  | 'reload'
+  | 'runtimeStatsText'
+  | 'interruptGenerate'
+  | 'unload'
+  | 'resetChat'
+  | 'getMaxStorageBufferBindingSize'
+  | 'getGPUVendor'
+  | 'forwardTokensAndSample'
+  | 'chatCompletionNonStreaming'
+  | 'completionNonStreaming'
+  | 'embedding'
+  | 'listResumableSessions'
+  | 'resumeChatCompletion'
+  | 'resumeChatCompletionStreamInit'
+  | 'deleteResumableSession'
+  | 'getMessage'
+  | 'chatCompletionStreamInit'
+  | 'completionStreamInit'
+  | 'completionStreamNextChunk'
+  | 'completionStreamReturn'
+  | 'customRequest'
+  | 'keepAlive'
+  | 'setLogLevel'
+  | 'setAppConfig';
 
 /** web-llm's reply kinds (worker → main). */
 export type WebLlmResponseKind = 'return' | 'throw' | 'initProgressCallback' | 'heartbeat';
 
 /** The widget's own worker → main messages; the prefix keeps them apart from web-llm's kinds. */
-export type HarelWorkerMessage =
-  | { kind: 'harel:ready' }
-  | { kind: 'harel:error'; message: string };
+export type HarelWorkerMessage = { kind: 'harel:ready' } | { kind: 'harel:error'; message: string };
 
 export type HarelWorkerMessageKind = HarelWorkerMessage['kind'];
 

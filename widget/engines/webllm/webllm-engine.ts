@@ -129,7 +129,11 @@ export class WebLLMEngine implements AnswerEngine {
   }
 
   async gradePassages(question: string, passages: readonly ContextPassage[], signal?: AbortSignal): Promise<boolean[]> {
-    const prompt = buildGradePrompt(question, passages.map((p) => `${p.title}: ${p.text}`), this.contextWindow);
+    const prompt = buildGradePrompt(
+      question,
+      passages.map((p) => `${p.title}: ${p.text}`),
+      this.contextWindow,
+    );
     return this.run(signal, () => this.judge(prompt, passages.length));
   }
 

@@ -39,9 +39,7 @@ export function groupedBars(categories: readonly string[], series: readonly Seri
     const lx = x0 + (series.length * bar) / 2;
     parts.push(`<text x="${lx}" y="${top + height + 12}" text-anchor="end" font-size="11" transform="rotate(-35 ${lx} ${top + height + 12})">${esc(cat)}</text>`);
   });
-  const legend = series
-    .map((s, j) => `<span class="key"><i style="background:${COLORS[j % COLORS.length]}"></i>${esc(s.name)}</span>`)
-    .join(' ');
+  const legend = series.map((s, j) => `<span class="key"><i style="background:${COLORS[j % COLORS.length]}"></i>${esc(s.name)}</span>`).join(' ');
   const caption = title ? `<figcaption>${esc(title)}</figcaption>` : '';
   return `<figure>${caption}<svg role="img" width="${width}" height="${top + height + labels}" viewBox="0 0 ${width} ${top + height + labels}">${parts.join('')}</svg><div class="legend">${legend}</div></figure>`;
 }

@@ -23,9 +23,7 @@ function answerCell(q: ScoredQuestion): string {
 }
 
 export function questionRow(q: ScoredQuestion): string {
-  const verdict = q.failures.length
-    ? q.failures.map((f) => `<span class="tag bad">${esc(f)}</span>`).join(' ')
-    : '<span class="tag ok">pass</span>';
+  const verdict = q.failures.length ? q.failures.map((f) => `<span class="tag bad">${esc(f)}</span>`).join(' ') : '<span class="tag ok">pass</span>';
   const kind = q.answerable ? '' : '<span class="tag">unanswerable</span>';
   return `<tr class="${q.failures.length ? 'fail' : 'pass'}">
 <td>${verdict}</td>

@@ -16,7 +16,11 @@ export function headlineTable(m: Summary, k: number): string {
     ['Citation hit rate', pct(m.citations.hitRate), 'answered (not refused) answerable questions citing a gold page'],
     ['False refusals', pct(m.refusals.falseRefusalRate), 'answerable questions the widget refused (lower is better)'],
     ['Unanswerable refused', m.unanswerable ? pct(m.refusals.unanswerableRefusalRate) : '—', 'questions without an answer in the documents that it refused (higher is better)'],
-    ['Off-topic reply', pct(m.refusals.offTopicRate), 'questions answered with "I only answer questions about the insurance documents" (all of an off-topic set; none of a set of insurance questions)'],
+    [
+      'Off-topic reply',
+      pct(m.refusals.offTopicRate),
+      'questions answered with "I only answer questions about the insurance documents" (all of an off-topic set; none of a set of insurance questions)',
+    ],
     ['Answer token F1', m.f1 === null ? '—' : m.f1.toFixed(3), 'word overlap with the reference answer; crude for generated text'],
     ...(m.judge === null ? [] : [['Judge', m.judge.toFixed(3), 'mean score of the --judge command'] as [string, string, string]]),
     ['Latency p50 / p95', `${ms(m.latency.total.p50)} / ${ms(m.latency.total.p95)}`, 'timings.total per question, in the browser'],
@@ -25,7 +29,8 @@ export function headlineTable(m: Summary, k: number): string {
   return `<table class="headline"><tbody>${rows.map(([name, value, what]) => `<tr><th>${esc(name)}</th><td class="num big">${esc(value)}</td><td class="muted">${esc(what)}</td></tr>`).join('')}</tbody></table>`;
 }
 
-const levelCells = (l: LevelMetrics) => `<td class="num">${pct(l['hit@1'])}</td><td class="num">${pct(l['hit@5'])}</td><td class="num">${pct(l['hit@10'])}</td><td class="num">${l.mrr.toFixed(3)}</td>`;
+const levelCells = (l: LevelMetrics) =>
+  `<td class="num">${pct(l['hit@1'])}</td><td class="num">${pct(l['hit@5'])}</td><td class="num">${pct(l['hit@10'])}</td><td class="num">${l.mrr.toFixed(3)}</td>`;
 
 export function retrievalTable(m: Summary): string {
   const r = m.retrieval;
