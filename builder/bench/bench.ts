@@ -21,12 +21,12 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import type { IndexManifest } from '../../widget/core/format/manifest.ts';
 import { Retriever } from '../../widget/core/retrieval/retriever.ts';
 import { searchVectors } from '../../widget/core/retrieval/vector-search.ts';
+import { parseScriptArgs } from '../../tools/script-args.ts';
 import { loadQuestions } from '../eval/questions.ts';
 import { withNodeEnv } from '../node-env.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
@@ -104,6 +104,7 @@ const USAGE = `usage: npm run bench [-- options]
   --skip-js-weight     do not build the widget and measure the JavaScript fetched before a question
   --orama-save         also Orama's own save() of the real chunks with random vectors (slow)
   --dims <n>           vector width for --orama-save (default 384)
+  --help               this text
 `;
 
 const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(x < 10 ? 1 : 0)} ms` : '—');
@@ -358,8 +359,7 @@ function printDetails(report: BenchReport): void {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    args: process.argv.slice(2),
+  const { values } = parseScriptArgs(USAGE, {
     options: {
       index: { type: 'string' },
       questions: { type: 'string' },
@@ -374,13 +374,8 @@ async function main(): Promise<void> {
       'skip-js-weight': { type: 'boolean' },
       'orama-save': { type: 'boolean' },
       dims: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help) {
-    process.stdout.write(USAGE);
-    return;
-  }
   const indexDir = values.index ?? DEFAULT_INDEX;
   await ensureRealIndex(indexDir, values.index === undefined);
   const questionsFile = values.questions ?? DEFAULT_QUESTIONS;

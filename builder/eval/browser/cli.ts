@@ -5,7 +5,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseScriptArgs, usageError } from '../../../tools/script-args.ts';
 import { positiveInt } from '../../cli/args.ts';
 import { loadQuestions } from '../questions.ts';
 import { aliasMap, twinLookup } from '../run-eval.ts';
@@ -19,9 +19,20 @@ import { renderHtml } from './html/render-html.ts';
 import { runBrowserEval } from './run-browser-eval.ts';
 import { scoreQuestion } from './score-question.ts';
 
-const USAGE = 'usage: npm run eval:browser -- --index <dir> --questions <file> [--engine extractive|llm] [--limit n] [--k 10] [--out <dir>] [--compare <report.json>] [--judge <cmd>] [--port n]\n';
-const { values } = parseArgs({
-  args: process.argv.slice(2),
+const USAGE = `usage: npm run eval:browser -- --index <dir> --questions <file> [options]
+  Asks every question through the widget in Chromium (el.ask(), a fresh conversation each) and
+  writes report.json and report.html (docs/evaluation.md says what each figure means).
+  --index <dir>            the index folder to serve with the demo page
+  --questions <file>       a question file (Harel format or SQuAD 2.0); repeatable
+  --engine extractive|llm  the demo's ?mode= (default extractive)
+  --limit <n>              only the first n questions
+  --k <n>                  pages scored for retrieval hit@k (default 10)
+  --out <dir>              where report.json and report.html go (default .tmp/eval-browser)
+  --compare <report.json>  an earlier report: each figure's change, newly failing and passing questions
+  --judge <cmd>            a grader: gets {question, answer, reference} as JSON on stdin, prints 0..1
+  --port <n>               the demo server's port (default 4290)
+  --help                   this text`;
+const { values } = parseScriptArgs(USAGE, {
   options: {
     index: { type: 'string' },
     questions: { type: 'string', multiple: true },
@@ -35,10 +46,9 @@ const { values } = parseArgs({
   },
 });
 const engine = values.engine ?? 'extractive';
-if (!values.index || !values.questions?.length || (engine !== 'extractive' && engine !== 'llm')) {
-  process.stderr.write(USAGE);
-  process.exit(2);
-}
+if (!values.index) usageError(USAGE, '--index <dir> is required.');
+if (!values.questions?.length) usageError(USAGE, '--questions <file> is required.');
+if (engine !== 'extractive' && engine !== 'llm') usageError(USAGE, `--engine must be extractive or llm, not "${engine}".`);
 let questions = (await Promise.all(values.questions.map((f) => loadQuestions(f)))).flat();
 if (values.limit) questions = questions.slice(0, positiveInt(values.limit, '--limit', questions.length));
 const k = positiveInt(values.k, '--k', 10);
