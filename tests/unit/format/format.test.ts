@@ -77,7 +77,14 @@ describe('bytes', () => {
 });
 
 describe('manifest', () => {
-  const base = { format: INDEX_FORMAT, formatVersion: INDEX_FORMAT_VERSION, buildId: 'b', files: { documents: {}, chunks: {}, bm25: {} } };
+  const file = (path: string) => ({ path, encoding: 'gzip', bytes: 10, rawBytes: 20, sha256: 'a'.repeat(64) });
+  const base = {
+    format: INDEX_FORMAT,
+    formatVersion: INDEX_FORMAT_VERSION,
+    buildId: 'b',
+    counts: { documents: 1, chunks: 1, pages: 1, byDomain: {}, byLang: {} },
+    files: { documents: file('documents.json.gz'), chunks: file('chunks.bin.gz'), bm25: file('bm25.bin.gz') },
+  };
 
   it('accepts a valid manifest and fills retrieval defaults', () => {
     expect(parseManifest(base).retrieval.bm25Weight).toBeGreaterThan(0);
@@ -94,6 +101,36 @@ describe('manifest', () => {
   });
 
   it('refuses a manifest that lists no chunk file', () => {
-    expect(() => parseManifest({ ...base, files: { documents: {}, bm25: {} } })).toThrowError(/chunks/);
+    expect(() => parseManifest({ ...base, files: { documents: file('d.gz'), bm25: file('b.gz') } })).toThrowError(/chunks/);
+  });
+
+  it('refuses file entries of the wrong type as INDEX_CORRUPT (issue 27: fuzzed manifests)', () => {
+    const cases: [string, unknown][] = [
+      ['bytes', true],
+      ['bytes', 1e300],
+      ['rawBytes', -1],
+      ['path', 5],
+      ['path', '../../etc/passwd'],
+      ['path', 'manifest.json'],
+      ['sha256', 7],
+      ['encoding', 'br'],
+    ];
+    for (const [field, value] of cases) {
+      const files = { ...base.files, chunks: { ...file('chunks.bin.gz'), [field]: value } };
+      expect(() => parseManifest({ ...base, files }), `${field}: ${JSON.stringify(value)}`).toThrowError(/files\.chunks/);
+      try {
+        parseManifest({ ...base, files });
+      } catch (error) {
+        expect(isHarelError(error, 'INDEX_CORRUPT')).toBe(true);
+      }
+    }
+    expect(() => parseManifest({ ...base, retrieval: { bm25Weight: 'x' } })).toThrowError(/retrieval.bm25Weight/);
+    expect(() => parseManifest({ ...base, embedder: { id: 'e', dimensions: true, passagePrefix: '', queryPrefix: '' } })).toThrowError(/embedder.dimensions/);
+    expect(() => parseManifest({ ...base, counts: { ...base.counts, chunks: 'many' } })).toThrowError(/counts/);
+  });
+
+  it('keeps only the file roles a reader knows', () => {
+    const parsed = parseManifest({ ...base, files: { ...base.files, extra: { path: 5 } } });
+    expect(Object.keys(parsed.files).sort()).toEqual(['bm25', 'chunks', 'documents']);
   });
 });

@@ -93,7 +93,7 @@ export function encodeBm25File(contents: Bm25Contents): Uint8Array {
       const flat = entry[field];
       const out = postings[f];
       const before = out.length;
-      if (flat && flat.length) {
+      if (flat?.length) {
         let maxTf = 0;
         let minLength = Infinity;
         for (let j = 0; j < flat.length; j += 2) {
@@ -174,7 +174,80 @@ export class Bm25File {
     if (!Number.isInteger(header.chunks) || !Array.isArray(header.fields) || header.fields.join() !== BM25_FIELDS.join()) throw fail('unexpected fields');
     if (!Number.isInteger(header.terms) || !Number.isInteger(header.blockSize) || header.blockSize < 1) throw fail('malformed header');
     if (!Array.isArray(header.domains) || !Array.isArray(header.avgFieldLength)) throw fail('malformed header');
-    return new Bm25File(file);
+    if (header.chunks < 0 || header.terms < 0 || header.blockSize > 1 << 16 || !header.domains.every((d) => typeof d === 'string')) throw fail('malformed header');
+    if (header.avgFieldLength.length !== header.fields.length || !header.avgFieldLength.every((a) => typeof a === 'number' && Number.isFinite(a) && a >= 0)) throw fail('malformed field lengths');
+    const decoded = new Bm25File(file);
+    try {
+      decoded.verify();
+    } catch (error) {
+      // A varint running off its section, from the walk below.
+      if (error instanceof RangeError) throw fail(error.message);
+      throw error;
+    }
+    return decoded;
+  }
+
+  /**
+   * Walks the dictionary and every postings list once, so that a search never meets bytes the
+   * file's structure does not vouch for (issue 27): blocks start where their terms do, terms
+   * ascend, each postings list lies whole in its section and holds ascending chunk ids below
+   * `chunks` with term frequencies within its bound, and nothing is left over. Linear in the file.
+   */
+  private verify(): void {
+    const fail = (reason: string) => createError('INDEX_CORRUPT', 'bm25.bin', reason);
+    const stride = 1 + this.fields.length;
+    const cursor = { pos: 0 };
+    const posting = { pos: 0 };
+    const offsets = this.fields.map(() => 0);
+    let current = new Uint8Array(64);
+    let previous = new Uint8Array(64);
+    let previousLength = -1;
+    for (let t = 0; t < this.terms; t++) {
+      const startsBlock = t % this.blockSize === 0;
+      if (startsBlock) {
+        const b = (t / this.blockSize) * stride;
+        if (this.blocks[b] !== cursor.pos) throw fail(`dictionary block ${t / this.blockSize} starts at the wrong offset`);
+        for (let f = 0; f < this.fields.length; f++) if (this.blocks[b + 1 + f] !== offsets[f]) throw fail(`dictionary block ${t / this.blockSize} points at the wrong postings`);
+      }
+      const shared = readVarint(this.dictionary, cursor);
+      const suffix = readVarint(this.dictionary, cursor);
+      if ((startsBlock && shared !== 0) || shared > Math.max(0, previousLength) || cursor.pos + suffix > this.dictionary.length) throw fail(`term ${t} is malformed`);
+      const length = shared + suffix;
+      if (length > current.length) {
+        const grown = new Uint8Array(length * 2);
+        grown.set(current);
+        current = grown;
+      }
+      if (shared > 0) current.set(previous.subarray(0, shared));
+      current.set(this.dictionary.subarray(cursor.pos, cursor.pos + suffix), shared);
+      cursor.pos += suffix;
+      if (previousLength >= 0 && compareBytes(previous.subarray(0, previousLength), current.subarray(0, length)) >= 0) throw fail(`term ${t} is out of order`);
+      for (let f = 0; f < this.fields.length; f++) {
+        const bytes = readVarint(this.dictionary, cursor);
+        if (bytes === 0) continue;
+        const section = this.postings[f];
+        const end = offsets[f] + bytes;
+        if (end > section.length) throw fail(`the postings of term ${t} lie outside their section`);
+        posting.pos = offsets[f];
+        const df = readVarint(section, posting);
+        const maxTf = readVarint(section, posting);
+        readVarint(section, posting);
+        if (df < 1 || df > this.chunks) throw fail(`term ${t} occurs in ${df} of ${this.chunks} chunks`);
+        let id = -1;
+        for (let i = 0; i < df; i++) {
+          const gap = readVarint(section, posting);
+          const tf = readVarint(section, posting);
+          id = i === 0 ? gap : id + gap;
+          if ((i > 0 && gap === 0) || id >= this.chunks || tf > maxTf || posting.pos > end) throw fail(`the postings of term ${t} are malformed`);
+        }
+        if (posting.pos !== end) throw fail(`the postings of term ${t} do not fill their bytes`);
+        offsets[f] = end;
+      }
+      [previous, current] = [current, previous];
+      previousLength = length;
+    }
+    if (cursor.pos !== this.dictionary.length) throw fail('the dictionary has bytes after its last term');
+    for (let f = 0; f < this.fields.length; f++) if (offsets[f] !== this.postings[f].length) throw fail(`postings.${this.fields[f]} has bytes no term names`);
   }
 
   /** The term's index in the dictionary and its postings per field, or null when no chunk has it. */

@@ -8,9 +8,33 @@ export async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export async function gunzip(bytes: Uint8Array): Promise<Uint8Array> {
+/**
+ * Inflates gzip. With `maxBytes`, stops (and throws a RangeError) as soon as the output would pass
+ * it: a file whose manifest says 1 MB never inflates to a gigabyte.
+ */
+export async function gunzip(bytes: Uint8Array, maxBytes?: number): Promise<Uint8Array> {
   const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+  if (maxBytes === undefined) return new Uint8Array(await new Response(stream).arrayBuffer());
+  const reader = stream.getReader();
+  const parts: Uint8Array[] = [];
+  let length = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.length;
+    if (length > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new RangeError(`inflates to more than the ${maxBytes} bytes the manifest gives`);
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
 export async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
