@@ -8,19 +8,17 @@
  * What is cached where (one owner per file; tests/e2e/pwa.spec.ts checks that no URL is stored twice):
  * - precache (revisioned at build time): the pages, the widget's code, its workers, onnxruntime's
  *   .wasm and .mjs (only when the index has vectors), the icons and this build's index manifest.
- *   The precache owns onnxruntime's runtime: it is code, replaced with the build by its revision,
- *   whereas transformers.js's own wasm cache keeps whatever it first saw at that unversioned URL;
- *   so the widget turns that cache off (widget/embed/query-embedder.ts), and no second 27 MB copy
- *   is stored;
+ *   The precache owns onnxruntime's runtime (14 MB of wasm): it is code, replaced with the build
+ *   by its revision;
  * - the index's data files are NOT cached here: the widget keeps the verified build in IndexedDB
  *   and starts from it offline (demo/scripts/build-site.ts says why they left the precache);
  * - `harel-index-manifest`: the index's manifest.json, network first, so a new build is seen the
  *   moment it is published and the last one seen is used offline. The one URL in two caches, on
  *   purpose: the precache holds this build's manifest, this cache the newest one seen;
- * - the embedder's files under /models/ are NOT cached here: transformers.js already keeps every
- *   model file it fetches in its own Cache Storage (`transformers-cache`, cache first, measured in
- *   tests/e2e/pwa.spec.ts), on any site, with or without a service worker; a route here would
- *   store a second copy (118 MB for E5);
+ * - the embedder's files under /models/ are NOT cached here: the widget already keeps every
+ *   model file it fetches in its own Cache Storage (`transformers-cache`, cache first:
+ *   widget/embed/model-files.ts, measured in tests/e2e/pwa.spec.ts), on any site, with or
+ *   without a service worker; a route here would store a second copy (43 MB for E5);
  * - `harel-llm-code`: the web-llm library chunks and llama.cpp's wasm (the GGUF engine), cache
  *   first, and only once a model is loaded.
  * The language model's weights are not touched either: web-llm keeps them in its own cache, and a second

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import { createError, throwIfAborted } from '../../widget/core/errors.ts';
-import { createWindowedEncoder } from '../../widget/embed/windowed-encoder.ts';
+import { createPipelineEncoder } from './pipeline-parts.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
 import { DEFAULT_EMBEDDER } from './defaults.ts';
 import { configuredDtype } from './local-model.ts';
@@ -95,7 +95,7 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
     throw createError('EMBEDDER_LOAD_FAILED', model, describeLoadFailure(error, options));
   }
 
-  const encoder = createWindowedEncoder(extractor);
+  const encoder = createPipelineEncoder(extractor);
   const run = (texts: readonly string[], withPrefix = prefix): Promise<Float32Array[]> => encoder.encode(texts.map((t) => withPrefix + t));
 
   let probe: Float32Array;

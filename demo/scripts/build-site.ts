@@ -93,15 +93,14 @@ const MB = 1024 * 1024;
 
 /**
  * What the service worker precaches: the pages, the demo's code and workers, onnxruntime's runtime
- * (its one copy on the device: the widget turns transformers.js's wasm cache off, and
- * widget/embed/query-embedder.ts says why), the icons and the index's manifest.json. Left out:
+ * (its one copy on the device), the icons and the index's manifest.json. Left out:
  * - the index's other files: the widget stores the verified build in IndexedDB, on any site, and
  *   loads it from there offline; a precached copy was a second one (11 MB for the real index),
  *   downloaded a second time on the first visit. The manifest stays: its revision changes with
  *   every build, which is what makes a new index build a new version of the app;
  * - web-llm's library (6 MB for the page, 6 MB for its worker) and llama.cpp's wasm (10 MB, the
  *   GGUF engine), cached at runtime only for visitors who load a language model;
- * - dist/widget/ (for other sites) and dist/models/ (transformers.js caches the embedder itself);
+ * - dist/widget/ (for other sites) and dist/models/ (the widget caches the embedder's files itself);
  * - for an index without vectors, everything only the embedder uses (below).
  */
 const PRECACHE = (path: string) =>
@@ -111,10 +110,10 @@ const PRECACHE = (path: string) =>
   !/^assets\/wllama-[^/]+\.wasm$/.test(path);
 /**
  * What only the query embedder loads: onnxruntime's runtime, and the search worker's lazy chunk
- * with transformers.js and onnxruntime-web — told by its content (onnxruntime's API, which no
+ * with onnxruntime-web and the tokenizer — told by its content (onnxruntime's API, which no
  * other chunk holds), so renaming a module cannot slip it into a BM25-only app's precache. An
- * index without vectors never loads them, so its app must not download them (27 MB of wasm)
- * just to precache them.
+ * index without vectors never loads them, so its app must not download them (14 MB of wasm)
+ * just to precache them (14 MB of wasm).
  */
 export function isEmbedderRuntime(path: string, bytes: Uint8Array): boolean {
   return path.startsWith('assets/ort/') || (path.endsWith('.js') && Buffer.from(bytes).includes('InferenceSession'));

@@ -76,7 +76,7 @@ function watchRequests(context: BrowserContext): string[] {
 }
 
 async function whenControlled(page: Page): Promise<string> {
-  // Installing precaches the whole app (onnxruntime's wasm is 27 MB): slow on a loaded 2-core
+  // Installing precaches the whole app (onnxruntime's wasm is 14 MB): slow on a loaded 2-core
   // machine, so the wait is long and watches the controller itself rather than one event.
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 90_000, polling: 200 });
   return page.evaluate(async () => (await navigator.serviceWorker.ready).active!.scriptURL);
@@ -132,7 +132,7 @@ test('installable: a valid manifest with 192 and 512 icons, a service worker in 
     const cache = await caches.open(names.find((n) => n.includes('precache'))!);
     return (await cache.keys()).map((r) => new URL(r.url).pathname);
   });
-  for (const path of ['/index.html', '/index/manifest.json', '/assets/ort/ort-wasm-simd-threaded.asyncify.wasm', '/assets/ort/ort-wasm-simd-threaded.asyncify.mjs']) {
+  for (const path of ['/index.html', '/index/manifest.json', '/assets/ort/ort-wasm-simd-threaded.wasm', '/assets/ort/ort-wasm-simd-threaded.mjs']) {
     expect(precached).toContain(path);
   }
   expect(precached.filter((p) => p.startsWith('/index/'))).toEqual(['/index/manifest.json']);
@@ -150,7 +150,7 @@ test('offline: after one visit the app starts with no network and answers with c
   await page.reload();
   expect((await readyInfo(page)).searchMode).toBe('hybrid');
   expect((await ask(page)).citations.length).toBeGreaterThan(0);
-  // The embedder's files are cached at runtime by transformers.js itself (demo/sw.ts says why the
+  // The embedder's files are cached at runtime by the widget itself (demo/sw.ts says why the
   // service worker keeps no second copy).
   const models = await page.evaluate(async () => (await (await caches.open('transformers-cache')).keys()).map((r) => new URL(r.url).pathname));
   // The test index is embedded with the test embedder's fp32 file (manifest embedder.dtype), which the widget loads too.
@@ -193,10 +193,10 @@ test('one copy of each file: after install and a query that embeds, no URL is st
   const twice = [...owners].filter(([path, names]) => names.length > 1 && path !== '/index/manifest.json');
   expect(twice).toEqual([]);
   expect(ownersOf('/index/manifest.json').sort()).toEqual(['harel-index-manifest', 'precache']);
-  // onnxruntime's runtime: the precache only (transformers.js's wasm cache is off).
-  expect(ownersOf('/assets/ort/ort-wasm-simd-threaded.asyncify.wasm')).toEqual(['precache']);
-  expect(ownersOf('/assets/ort/ort-wasm-simd-threaded.asyncify.mjs')).toEqual(['precache']);
-  // The embedder's model: transformers.js's cache only.
+  // onnxruntime's runtime: the precache only.
+  expect(ownersOf('/assets/ort/ort-wasm-simd-threaded.wasm')).toEqual(['precache']);
+  expect(ownersOf('/assets/ort/ort-wasm-simd-threaded.mjs')).toEqual(['precache']);
+  // The embedder's model: the widget's model cache only.
   expect(ownersOf('/models/fixture/tiny-embedder/onnx/model.onnx')).toEqual(['transformers-cache']);
   // The index's data files: in no cache at all.
   expect([...owners.keys()].filter((p) => p.startsWith('/index/') && p !== '/index/manifest.json')).toEqual([]);
@@ -216,7 +216,7 @@ test('an index without vectors: the app never downloads the embedder, its runtim
   expect(answer.searchMode).toBe('bm25');
   // Asked of the server by anyone (page, workers, service worker) or stored anywhere: none of it.
   expect(requested.filter((p) => EMBEDDER_ONLY.test(p))).toEqual([]);
-  // Whatever its name: no script that holds onnxruntime's API (transformers.js calls it too).
+  // Whatever its name: no script that holds onnxruntime's API (the embedder's chunk, whatever Vite names it).
   const scripts = [...new Set(requested.filter((p) => p.endsWith('.js') && existsSync(join(siteBm25, p))))];
   expect(scripts.filter((p) => readFileSync(join(siteBm25, p), 'utf8').includes('InferenceSession'))).toEqual([]);
   expect(Object.values(await cacheContents(page)).flat().filter((p) => EMBEDDER_ONLY.test(p))).toEqual([]);

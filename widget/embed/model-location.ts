@@ -1,23 +1,17 @@
 /**
- * Where transformers.js should look for a model, from the widget's `model-base` attribute.
- * Kept free of transformers.js so the rules can be unit-tested.
+ * Where the query model's files are, from the widget's `model-base` attribute. Pure, so the rules
+ * can be unit-tested.
  *
- * - no model-base: the Hugging Face hub (remote downloads allowed, nothing local);
- * - a model-base: its absolute URL as transformers.js's *remote* host with the template
- *   '{model}/' (files at `<model-base>/<id>/config.json`, not the hub's `/resolve/main/` layout),
- *   whether it is on the page's origin or another.
+ * - no model-base: the Hugging Face hub (`https://huggingface.co/<id>/resolve/main/<file>`);
+ * - a model-base: its absolute URL, files at `<model-base>/<id>/config.json`, `…/onnx/model.onnx`
+ *   (the hub's layout without `/resolve/main/`), whether it is on the page's origin or another.
  *
- * Why never transformers.js's *local* path, even on the page's origin: a local path is fetched as
- * a bare path ('/models/…'), which resolves against the worker's own URL. A worker started from
- * the page's origin would find it, but a widget on another origin starts its workers from a
- * `blob:` URL (widget/assets.ts), against which no path resolves: the fetch throws, transformers.js
- * reports "file was not found locally" and search silently ran BM25-only (issue 15, item 4). And
- * the local path cannot be a full URL either (with an `http://` localModelPath transformers.js
- * skips the tokenizer, measured). An absolute remote host has neither problem; the page resolves
- * model-base against its own URL before posting it to the worker
- * (widget/search/worker-search-service.ts), so the worker never resolves anything against itself.
+ * Always an absolute URL, never a path: a widget on another origin starts its workers from a
+ * `blob:` URL (widget/assets.ts), against which no path resolves. The page resolves model-base
+ * against its own URL before posting it to the worker (widget/search/worker-search-service.ts),
+ * so the worker never resolves anything against itself.
  */
-export type ModelLocation = { kind: 'hub' } | { kind: 'folder'; remoteHost: string; remotePathTemplate: string };
+export type ModelLocation = { kind: 'hub' } | { kind: 'folder'; base: string };
 
 const withSlash = (s: string) => (s.endsWith('/') ? s : `${s}/`);
 
@@ -36,11 +30,22 @@ function absolute(url: string, what: string, base: string | undefined): URL {
  */
 export function resolveModelLocation(modelBase: string | null | undefined, base?: string): ModelLocation {
   if (!modelBase) return { kind: 'hub' };
-  return { kind: 'folder', remoteHost: absolute(withSlash(modelBase), 'model-base', base).href, remotePathTemplate: '{model}/' };
+  return { kind: 'folder', base: absolute(withSlash(modelBase), 'model-base', base).href };
 }
 
-/** onnxruntime-web's files as the WebGPU bundle transformers.js imports asks for them. */
-export const ORT_WASM_FILES = { mjs: 'ort-wasm-simd-threaded.asyncify.mjs', wasm: 'ort-wasm-simd-threaded.asyncify.wasm' } as const;
+/** The hub's address of a file, as transformers.js fetches it (`{model}/resolve/{revision}/`). */
+export const HUB_HOST = 'https://huggingface.co/';
+
+/** The URL of `file` (e.g. 'onnx/model.onnx') of model `id`. */
+export function modelFileUrl(location: ModelLocation, id: string, file: string): string {
+  return location.kind === 'folder' ? `${location.base}${id}/${file}` : `${HUB_HOST}${id}/resolve/main/${file}`;
+}
+
+/**
+ * onnxruntime-web's plain wasm build (widget/embed/onnx-encoder.ts says why not the asyncify one
+ * transformers.js's WebGPU bundle needs: 14 MB instead of 27, faster to start and to run).
+ */
+export const ORT_WASM_FILES = { mjs: 'ort-wasm-simd-threaded.mjs', wasm: 'ort-wasm-simd-threaded.wasm' } as const;
 
 export function resolveWasmPaths(wasmBase: string, base?: string): { mjs: string; wasm: string } {
   const folder = absolute(withSlash(wasmBase), 'The onnxruntime folder (wasmPaths)', base);

@@ -7,7 +7,7 @@
  * and searches turn hybrid once it is in. Its progress, then hybrid or the reason search stays
  * BM25, reach the page as `info` messages on the load's id.
  *
- * The embedder (transformers.js and onnxruntime-web, most of this worker's code by weight) is
+ * The embedder (onnxruntime-web and the tokenizer, most of this worker's code by weight) is
  * imported only when the index has vectors: a BM25-only index never fetches it, nor its wasm.
  * Keep every import of widget/embed/query-embedder.ts here type-only or dynamic;
  * tests/e2e/widget-bundle.spec.ts and builder/bench/js-weight.ts check it.

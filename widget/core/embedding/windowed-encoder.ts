@@ -1,11 +1,24 @@
 /**
- * E5 embedding of whole texts on a transformers.js feature-extraction pipeline, in Node (the
- * builder's passages) and in the browser (the widget's queries): the text is tokenized without
- * truncation, cut into windows (widget/core/embedding/windows.ts), run as one padded batch, and
- * mean-pooled per window. The caller adds the `query: ` / `passage: ` prefix.
+ * E5 embedding of whole texts, on any tokenizer and any encoder run: the text is tokenized without
+ * truncation, cut into windows (./windows.ts), run as one padded batch, and mean-pooled per
+ * window. The caller adds the `query: ` / `passage: ` prefix.
+ *
+ * Shared by the builder (passages, through transformers.js in Node: builder/embed/pipeline-parts.ts)
+ * and the widget (questions, through onnxruntime-web: widget/embed/query-embedder.ts), so a
+ * question and a passage of the same text meet at cosine 1. Free of both runtimes.
  */
-import { Tensor, type FeatureExtractionPipeline } from '@huggingface/transformers';
-import { poolWindows, windowsOf, type SpecialIds } from '../core/embedding/windows.ts';
+import { poolWindows, windowsOf, type SpecialIds } from './windows.ts';
+
+/** What an encoder needs from its runtime. */
+export interface EncoderParts {
+  /** The content token ids of `text`, no `<s>`/`</s>`, all of them (no truncation). */
+  contentIds(text: string): number[];
+  special: SpecialIds;
+  /** The id that fills a shorter window up to the batch's length (masked out). */
+  pad: number;
+  /** Runs the encoder on `batch` rows of `length` ids; returns last_hidden_state [batch, length, dimensions]. */
+  run(ids: BigInt64Array, mask: BigInt64Array, batch: number, length: number): Promise<{ data: Float32Array; dimensions: number }>;
+}
 
 export interface WindowedEncoder {
   /** Unit vectors, one per text, in order. */
@@ -16,32 +29,8 @@ export interface WindowedEncoder {
   tokenIds(text: string): number[];
 }
 
-interface TokenizerInternals {
-  _tokenizer?: { model?: { fuse_unk?: boolean } };
-}
-
-function specialIds(extractor: FeatureExtractionPipeline): SpecialIds {
-  const tokenizer = extractor.tokenizer as unknown as { bos_token_id?: number; eos_token_id?: number; cls_token_id?: number; sep_token_id?: number };
-  const bos = tokenizer.bos_token_id ?? tokenizer.cls_token_id;
-  const eos = tokenizer.eos_token_id ?? tokenizer.sep_token_id;
-  if (bos === undefined || eos === undefined) throw new Error('the tokenizer names no <s>/</s> (bos/eos or cls/sep) token');
-  return { bos, eos };
-}
-
-export function createWindowedEncoder(extractor: FeatureExtractionPipeline, maxLength = 512): WindowedEncoder {
-  const tokenizer = extractor.tokenizer;
-  // transformers.js's Unigram merges a run of unknown characters into one <unk>; SentencePiece
-  // and the reference engine give one <unk> per character. The flag is set in its constructor,
-  // so it is turned off here, where the tokenizer is ours.
-  const model = (tokenizer as unknown as TokenizerInternals)._tokenizer?.model;
-  if (model && 'fuse_unk' in model) model.fuse_unk = false;
-  const special = specialIds(extractor);
-  const pad = (tokenizer as unknown as { pad_token_id?: number }).pad_token_id ?? special.eos;
-  const contentIds = (text: string): number[] => {
-    const data = tokenizer(text, { add_special_tokens: false }).input_ids.data as BigInt64Array | number[];
-    return Array.from(data, Number);
-  };
-
+export function createWindowedEncoder(parts: EncoderParts, maxLength = 512): WindowedEncoder {
+  const { contentIds, special, pad } = parts;
   return {
     countTokens: (text) => contentIds(text).length + 2,
     tokenIds: (text) => [special.bos, ...contentIds(text), special.eos],
@@ -57,14 +46,8 @@ export function createWindowedEncoder(extractor: FeatureExtractionPipeline, maxL
           mask[i * length + t] = 1n;
         });
       });
-      const output = (await extractor.model({
-        input_ids: new Tensor('int64', ids, [windows.length, length]),
-        attention_mask: new Tensor('int64', mask, [windows.length, length]),
-      })) as { last_hidden_state?: Tensor; token_embeddings?: Tensor };
-      const hidden = output.last_hidden_state ?? output.token_embeddings;
-      if (!hidden) throw new Error('the model returned no last_hidden_state');
-      const dimensions = hidden.dims[2];
-      return poolWindows(windows, texts.length, hidden.data as Float32Array, length, dimensions);
+      const { data, dimensions } = await parts.run(ids, mask, windows.length, length);
+      return poolWindows(windows, texts.length, data, length, dimensions);
     },
   };
 }
