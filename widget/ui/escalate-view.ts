@@ -8,11 +8,14 @@
  * returns focus to the control that opened it, or to the always-available control when that one is
  * gone.
  */
-import { html, nothing, type LitElement, type ReactiveController, type TemplateResult } from 'lit';
+import { html, nothing, svg, type LitElement, type ReactiveController, type TemplateResult } from 'lit';
 import type { ChatTurn } from '../answer/types.ts';
 import type { Lang } from '../core/schema.ts';
 import { contactEntries, type SiteContacts, escalationTranscript, type EscalateReason, type HarelChatEscalateDetail } from './escalate.ts';
 import { UI_STRINGS } from './strings.ts';
+
+/** A headset: the always-available control's icon (its name is its accessible label and title). */
+const HEADSET = svg`<path d="M12 1c-4.97 0-9 4.03-9 9v7c0 1.66 1.34 3 3 3h3v-8H5v-2c0-3.87 3.13-7 7-7s7 3.13 7 7v2h-4v8h4v1h-7v2h6c1.66 0 3-1.34 3-3V10c0-4.97-4.03-9-9-9z"/>`;
 
 /** What the controller reads from the element when the customer asks for a person. */
 export interface EscalationSource {
@@ -73,12 +76,17 @@ export class EscalationController implements ReactiveController {
     });
   }
 
-  /** The always-available control: opens the panel (reason 'asked'), or closes it when open. */
+  /**
+   * The always-available control: opens the panel (reason 'asked'), or closes it when open. An
+   * icon with a short word beside it; on a phone the word is hidden so the question box keeps at
+   * least 60 % of the composer's row, and the full name stays its accessible label and title.
+   */
   renderButton(ui: Lang): TemplateResult {
     const s = UI_STRINGS[ui];
     return html`<button type="button" class="escalate" part="escalate-button" aria-label=${s.escalate} title=${s.escalate}
       aria-expanded=${this.open ? 'true' : 'false'} aria-controls="contact-panel"
-      @click=${(e: Event) => (this.open ? this.close() : this.escalate('asked', e.currentTarget as HTMLElement))}>${s.escalateShort}</button>`;
+      @click=${(e: Event) => (this.open ? this.close() : this.escalate('asked', e.currentTarget as HTMLElement))}
+      ><svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" focusable="false">${HEADSET}</svg><span class="escalate-label">${s.escalateShort}</span></button>`;
   }
 
   /** The built-in contact panel, when open: the site's name and channels, or a neutral line when it set none. */

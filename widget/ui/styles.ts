@@ -185,7 +185,9 @@ export const chatStyles = css`
   @media (max-width: 480px) {
     header { padding: 0.5rem 0.6rem; }
     .log { padding: 0.6rem; }
-    form { padding: 0.5rem 0.6rem; }
+    form { padding: 0.5rem 0.6rem; gap: 0.35rem; }
+    /* The question box keeps at least 60 % of the row: the way to a person is its icon here. */
+    .escalate-label { display: none; }
     .msg.user { max-width: 92%; }
   }
   /* Feedback on an answer, and the way to a person (feedback-view.ts, escalate-view.ts). */
@@ -201,7 +203,8 @@ export const chatStyles = css`
   .feedback-reasons button[aria-pressed='true'] { border-color: var(--_accent); color: var(--_accent); font-weight: 600; }
   .escalate-offer { margin-block-start: 0.4rem; }
   .escalate-offer button { border-color: var(--_accent); color: var(--_accent); }
-  button.escalate { flex: 0 0 auto; }
+  button.escalate { flex: 0 0 auto; display: inline-flex; align-items: center; justify-content: center; gap: 0.3rem; min-width: 2.6rem; min-height: 2.6rem; }
+  button.escalate svg { fill: currentColor; flex: 0 0 auto; }
   button.escalate[aria-expanded='true'] { border-color: var(--_accent); color: var(--_accent); }
   .contact { padding: 0.5rem 0.9rem; border-block-start: 1px solid var(--_border); background: var(--_surface); font-size: 0.88rem; max-height: 40%; overflow-y: auto; flex: 0 0 auto; }
   .contact h3 { font-size: 0.92rem; margin: 0 0 0.25rem; }
