@@ -59,6 +59,8 @@ export interface IngestOptions extends WorkOptions {
    * copy kept, since the questions cite them by their own names.
    */
   dedupe?: boolean;
+  /** Per-file parse limit in ms (default FILE_TIMEOUT_MS, 30 s): a file over it is skipped as PARSE_TIMEOUT. */
+  fileTimeoutMs?: number;
 }
 
 interface Source {
@@ -158,8 +160,36 @@ export function skippedList(skipped: readonly SkippedFile[]): string {
   return `Every file was skipped:${shown}${skipped.length > 20 ? `\n  … and ${skipped.length - 20} more` : ''}`;
 }
 
+/** How long one file may take to parse before it is skipped (PARSE_TIMEOUT). */
+export const FILE_TIMEOUT_MS = 30_000;
+
+/**
+ * Parses one file, stopped after `timeoutMs`: the parsers that pace themselves (PDF, Markdown,
+ * text) see the stop through their signal and end; one that does not is left behind and the file
+ * is skipped all the same.
+ */
+async function parseWithin(bytes: Uint8Array, file: string, options: { parsePdf?: PdfParser; signal?: AbortSignal }, timeoutMs: number): Promise<ParsedFile> {
+  const timer = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, timer.signal]) : timer.signal;
+  let handle: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<never>((_, reject) => {
+    handle = setTimeout(() => {
+      timer.abort();
+      reject(createError('PARSE_TIMEOUT', file, Math.round(timeoutMs / 1000)));
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([parseFile(bytes, file, { ...options, signal }), timedOut]);
+  } catch (error) {
+    if (timer.signal.aborted && !options.signal?.aborted) throw createError('PARSE_TIMEOUT', file, Math.round(timeoutMs / 1000));
+    throw error;
+  } finally {
+    clearTimeout(handle);
+  }
+}
+
 export async function ingest(inputDirs: string[], options: IngestOptions = {}): Promise<IngestResult> {
-  const { signal, onProgress, parsePdf, dedupe = true } = options;
+  const { signal, onProgress, parsePdf, dedupe = true, fileTimeoutMs = FILE_TIMEOUT_MS } = options;
   throwIfAborted(signal);
   const skipped: SkippedFile[] = [];
   const sources = await collectSources(inputDirs, skipped);
@@ -172,10 +202,12 @@ export async function ingest(inputDirs: string[], options: IngestOptions = {}): 
     const bytes = new Uint8Array(await readFile(join(source.root, source.relative)));
     let outcome: Outcome;
     try {
-      outcome = { source, parsed: await parseFile(bytes, source.relative, { parsePdf, signal }) };
+      outcome = { source, parsed: await parseWithin(bytes, source.relative, { parsePdf, signal }, fileTimeoutMs) };
     } catch (error) {
-      if (!isHarelError(error) || error.code === 'ABORTED') throw error;
-      outcome = { source, error: { file: source.relative, code: error.code, reason: error.message } };
+      if (isHarelError(error, 'ABORTED') && signal?.aborted) throw error;
+      // Whatever a parser throws skips the file with a code (issue 27: fuzzed documents); only a stop ends the build.
+      const failure = isHarelError(error) ? error : createError('PARSE_FAILED', source.relative, error instanceof Error ? error.message : String(error));
+      outcome = { source, error: { file: source.relative, code: failure.code, reason: failure.message } };
     }
     onProgress?.({ step: 'parse', done: ++done, total, detail: source.relative });
     return outcome;

@@ -1,0 +1,55 @@
+/**
+ * `npm run fuzz`: the seeded fuzzers of issue 27, full size. Reproducible: the same seed gives the
+ * same cases; a failure prints its seed and the command that replays it.
+ *
+ *   npm run fuzz                               every target, seed 27
+ *   npm run fuzz -- --target index --seed 5    one target from seed 5
+ *   npm run fuzz -- --target index --seed 1234 --runs 1   replays one index case
+ *   npm run fuzz -- --json                     the report as JSON (docs/reliability.md's figures)
+ */
+import { parseArgs } from 'node:util';
+import { fuzzIndexFiles } from './index-files.ts';
+import { fuzzQuestions } from './questions.ts';
+import { fuzzDocuments } from './documents.ts';
+
+const { values } = parseArgs({
+  options: {
+    target: { type: 'string', default: 'all' },
+    seed: { type: 'string', default: '27' },
+    runs: { type: 'string' },
+    json: { type: 'boolean' },
+  },
+});
+const seed = Number(values.seed);
+if (!Number.isSafeInteger(seed)) throw new Error(`--seed ${values.seed} is not an integer`);
+const runs = (fallback: number) => (values.runs ? Number(values.runs) : fallback);
+const targets = values.target === 'all' ? ['index', 'questions', 'documents'] : String(values.target).split(',');
+const reports: Record<string, unknown> = {};
+let failed = 0;
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+for (const target of targets) {
+  if (target === 'index') {
+    const r = await fuzzIndexFiles({ seed, runs: runs(1000), onCase: (i) => i % 100 === 0 && log(`index: case ${i}…`) });
+    reports.index = { ...r, failures: r.failures.length };
+    log(`index: ${r.runs} mutants from seed ${seed}: ${r.readOk} reads (widget + inspect) correct, refused ${JSON.stringify(r.refused)}, slowest ${r.maxMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`);
+    for (const f of r.failures) log(`  FAIL seed ${f.seed}: ${JSON.stringify(f.mutation)}\n    ${f.problem}\n    replay: npm run fuzz -- --target index --seed ${f.seed} --runs 1`);
+    failed += r.failures.length;
+  } else if (target === 'questions') {
+    const r = await fuzzQuestions({ seed, runs: runs(1000) });
+    reports.questions = { ...r, failures: r.failures.length };
+    log(`questions: ${r.runs} answers (each question alone and as a follow-up) from seed ${seed}: ${r.answered} answered, ${r.refused} refused, p50 ${r.p50Ms.toFixed(0)} ms, p95 ${r.p95Ms.toFixed(0)} ms, max ${r.maxMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`);
+    for (const f of r.failures) log(`  FAIL seed ${f.seed}, question ${f.index} (${f.question.length} chars): ${JSON.stringify(f.question.slice(0, 120))}\n    ${f.problem}\n    replay: npm run fuzz -- --target questions --seed ${f.seed}`);
+    failed += r.failures.length;
+  } else if (target === 'documents') {
+    const r = await fuzzDocuments({ seed, runs: runs(500) });
+    reports.documents = { ...r, failures: r.failures.length };
+    log(`documents: ${r.runs} mutated files from seed ${seed}: ${r.indexed} indexed, ${r.skipped} skipped with a reason ${JSON.stringify(r.reasons)}, slowest ${r.maxMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`);
+    for (const f of r.failures) log(`  FAIL seed ${f.seed}: ${f.what}\n    ${f.problem}\n    replay: npm run fuzz -- --target documents --seed ${f.seed} --runs 1`);
+    failed += r.failures.length;
+  } else {
+    throw new Error(`unknown --target ${target} (index, questions, documents)`);
+  }
+}
+if (values.json) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);
+process.exitCode = failed ? 1 : 0;
