@@ -42,7 +42,7 @@ const DEFAULT_SCALES = [50_000, 200_000];
 const WIDGET_DIR = '.tmp/bench-widget';
 const PROFILE_DIR = '.tmp/bench-profiles';
 
-/** The issue's targets (issue 14, "Done when"). */
+/** The targets set for the binary index format (index format 2): size, load, search, heap, JavaScript. */
 const TARGETS = {
   bytesPerChunk: 500,
   coldMs: 1000,

@@ -1,5 +1,5 @@
 /**
- * Issue 22: answers laid out in their own language's direction, read from the rendered boxes
+ * Answer direction: answers laid out in their own language's direction, read from the rendered boxes
  * rather than the markup, at 360 and 1280 px in both interfaces with a Hebrew and an English
  * question; and new answers kept in view however they were asked, unless the customer scrolled
  * up to read.

@@ -1,5 +1,5 @@
 /**
- * A published index that lies (issue 15, items 3 and 6): document URLs with script schemes, and
+ * A published index that lies (untrusted text: links and direction): document URLs with script schemes, and
  * passages holding their own "[1]", "[2] [99]" and a right-to-left override. The build served to
  * the browser is rewritten in flight, its manifest updated with the new sizes, hashes and build
  * id, as a hostile or hand-edited publication would be; the builder's own checks never see it, so

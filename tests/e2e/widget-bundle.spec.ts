@@ -199,6 +199,6 @@ test('js-weight bench: what a BM25-only page fetches before its first question, 
   }
   expect(report.beforeReady.totals.gzipBytes).toBe(report.beforeReady.files.reduce((s, f) => s + f.gzipBytes, 0));
   expect(report.question?.files).toEqual([]);
-  // Issue 14: at most 120 KB of gzipped JavaScript before the first question of a BM25-only index.
+  // The JavaScript budget: at most 120 KB of gzipped JavaScript before the first question of a BM25-only index.
   expect(report.beforeReady.totals.gzipBytes).toBeLessThanOrEqual(120_000);
 });

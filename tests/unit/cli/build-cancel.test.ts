@@ -1,5 +1,5 @@
 /**
- * Ctrl-C during `harel-builder build` (issue 15, item 1): a real SIGINT sent to a real build in a
+ * Ctrl-C during `harel-builder build` (cancellable builds): a real SIGINT sent to a real build in a
  * child process once its progress shows it has reached a given step, over the demo corpus grown
  * with generated policy text (so that every step lasts long enough to be caught in), and over the
  * shared Harel corpus when it is present. The index already in --out must stay byte for byte,

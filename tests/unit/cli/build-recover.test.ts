@@ -1,5 +1,5 @@
 /**
- * A build killed while it swapped folders (issue 15, item 1): `build` moves --out aside to
+ * A build killed while it swapped folders (crash-safe builds): `build` moves --out aside to
  * `.<name>.tmp-<pid>-<ms>.old`, then renames its new folder `.<name>.tmp-<pid>-<ms>` to --out. A
  * kill -9 between the two renames left no --out at all. The folders such a crash leaves are made
  * here by hand (the pid is one no process can have), and `inspect` and `build` must put the

@@ -1,6 +1,6 @@
 /**
  * What ingest does with a source URL the policy refuses and with text that would display in
- * another order than it is stored (issue 15, items 3 and 6).
+ * another order than it is stored (untrusted text: links and direction).
  */
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

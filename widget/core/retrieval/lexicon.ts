@@ -82,7 +82,7 @@ export const LEXICON: readonly (readonly string[])[] = [
   ['ערך כינון', 'reinstatement value', 'replacement value'],
   ['ערך שיפוי', 'indemnity value'],
   ['ביטוח חסר', 'underinsurance', 'average'],
-  // Customers' words for what they ask about most, English beside Hebrew (issue 12): an English
+  // Customers' words for what they ask about most, English beside Hebrew (the bilingual lexicon): an English
   // question must reach the Hebrew clause, and a Hebrew plural or synonym the tokenizer cannot
   // fold (גרירות ≠ גרירה, תקופת המתנה ≠ תקופת אכשרה) must reach the clause's word.
   ['גרירות', 'גרירה', 'towing'],
