@@ -183,7 +183,7 @@ test('a BM25-only index never fetches the embedder: no transformers.js, onnxrunt
   expect(embedderFiles(requested)).toEqual([]);
 });
 
-test('js-weight bench: what a BM25-only page fetches before its first question, within the issue-14 budget', async () => {
+test('js-weight bench: what a BM25-only page fetches before its first question, within the 120 KB budget', async () => {
   test.setTimeout(120_000);
   const report = await measureJsWeight({ dir: outDir, index: bm25Dir, question: QUESTION });
   expect(report.layout).toBe('widget');
