@@ -51,10 +51,7 @@ module.exports = {
       name: 'no-circular',
       comment: 'A cycle means two modules hold one idea between them: split the shared part out (e.g. loop/answerability-model.ts).',
       severity: 'error',
-      // TEMPORARY: being edited concurrently. builder/embed/embedder.ts and local-model.ts import
-      // each other (a type, EmbedderDtype, one way); builder/embed/ is being rewritten now, and the
-      // type is to move to builder/embed/defaults.ts. Remove this pathNot with that change.
-      from: { pathNot: ['^builder/embed/(embedder|local-model)\\.ts$'] },
+      from: {},
       to: { circular: true },
     },
     {
@@ -74,18 +71,8 @@ module.exports = {
       name: 'nothing-imports-demo',
       comment: 'demo/ is the top of the house: builder/, widget/ and tools/ never import it (tests of the demo may).',
       severity: 'error',
-      from: { path: '^(widget|builder|tools)/', pathNot: ['^builder/bench/query-model-bench\\.ts$'] },
+      from: { path: '^(widget|builder|tools)/' },
       to: { path: '^demo/' },
-    },
-    {
-      // EXCEPTION, recorded: builder/bench/query-model-bench.ts measures the demo app itself, which it
-      // builds with demo/scripts/build-site.ts and prepare-demo.ts. It is being rewritten
-      // concurrently; it belongs beside them in demo/scripts/ (or those builders in tools/).
-      name: 'query-model-bench-demo-builders-only',
-      comment: 'builder/bench/query-model-bench.ts may import the demo site builders and nothing else of demo/.',
-      severity: 'error',
-      from: { path: '^builder/bench/query-model-bench\\.ts$' },
-      to: { path: '^demo/', pathNot: ['^demo/scripts/(build-site|prepare-demo)\\.ts$'] },
     },
     {
       name: 'tools-are-leaves',

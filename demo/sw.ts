@@ -43,10 +43,7 @@ const precacheFallback: WorkboxPlugin = {
 
 // The manifest decides which build the widget loads: always asked of the network first (a slow
 // network gives up after 4 s, e.g. on a train), then the last one seen, then this build's.
-registerRoute(
-  ({ url }) => isIndexFile(url) && url.pathname.endsWith('/manifest.json'),
-  new NetworkFirst({ cacheName: 'harel-index-manifest', networkTimeoutSeconds: 4, plugins: [precacheFallback] }),
-);
+registerRoute(({ url }) => isIndexFile(url) && url.pathname.endsWith('/manifest.json'), new NetworkFirst({ cacheName: 'harel-index-manifest', networkTimeoutSeconds: 4, plugins: [precacheFallback] }));
 registerRoute(
   ({ url }) => sameOrigin(url) && (/^\/assets\/(web-llm|llm-worker)-[^/]+\.js$/.test(url.pathname) || /^\/assets\/wllama-[^/]+\.wasm$/.test(url.pathname)),
   new CacheFirst({ cacheName: 'harel-llm-code' }),

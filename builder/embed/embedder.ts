@@ -7,7 +7,7 @@ import { pipeline, type FeatureExtractionPipeline } from '@huggingface/transform
 import { createError, throwIfAborted } from '../../widget/core/errors.ts';
 import { createPipelineEncoder } from './pipeline-parts.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
-import { DEFAULT_EMBEDDER } from './defaults.ts';
+import { DEFAULT_EMBEDDER, type EmbedderDtype } from './defaults.ts';
 import { configuredDtype } from './local-model.ts';
 import { configureTransformers } from './transformers-env.ts';
 
@@ -29,7 +29,7 @@ export interface Embedder {
   dispose(): Promise<void>;
 }
 
-export type EmbedderDtype = 'fp32' | 'q8' | 'q4';
+export type { EmbedderDtype } from './defaults.ts';
 
 export interface LoadEmbedderOptions extends WorkOptions {
   /** Default 'Xenova/multilingual-e5-small'. */
@@ -58,9 +58,7 @@ function describeLoadFailure(error: unknown, options: LoadEmbedderOptions): stri
   const missing = /not found locally at "([^"]+)"/.exec(message);
   if (missing) {
     const where = options.modelDir ? '' : ' (no --model-dir given, so transformers.js looked in its default folder)';
-    return options.allowRemote
-      ? `${missing[1]} is missing${where}`
-      : `${missing[1]} is missing${where} and downloading is off`;
+    return options.allowRemote ? `${missing[1]} is missing${where}` : `${missing[1]} is missing${where} and downloading is off`;
   }
   if (/fetch failed|ENOTFOUND|ECONNREFUSED|EAI_AGAIN|ETIMEDOUT/i.test(message)) {
     return `downloading it failed (${message}): the machine may be offline`;
@@ -72,7 +70,10 @@ function describeLoadFailure(error: unknown, options: LoadEmbedderOptions): stri
 function fingerprintOf(vector: Float32Array, dtype: EmbedderDtype, prefix: string): string {
   // Rounded so that last-bit differences between CPUs do not invalidate a cache.
   const rounded = Array.from(vector, (x) => Math.round(x * 1e4));
-  return createHash('sha256').update(JSON.stringify([dtype, prefix, rounded])).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([dtype, prefix, rounded]))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<Embedder> {

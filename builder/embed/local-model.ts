@@ -5,8 +5,7 @@
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_EMBEDDER } from './defaults.ts';
-import type { EmbedderDtype } from './embedder.ts';
+import { DEFAULT_EMBEDDER, type EmbedderDtype } from './defaults.ts';
 
 /** The model folders under `modelDir` (`<owner>/<name>/config.json`), fixtures excluded. */
 export async function modelsIn(modelDir: string): Promise<string[]> {

@@ -22,7 +22,9 @@ export async function fetchE5FromHub(root: string, options: WorkOptions = {}): P
     throwIfAborted(options.signal);
     const path = join(dir, file);
     const url = `${HUB}/${HUB_E5_ID}/resolve/main/${file}`;
-    const present = await stat(path).then((s) => s.size > 0).catch(() => false);
+    const present = await stat(path)
+      .then((s) => s.size > 0)
+      .catch(() => false);
     if (present) continue;
     reused = false;
     let bytes: Uint8Array;

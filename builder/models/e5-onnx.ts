@@ -65,13 +65,6 @@ class GraphBuilder {
   }
 }
 
-/** [out][in] row-major → [in][out] (MatMul's right operand). */
-function transpose(values: Float32Array, rows: number, cols: number): Float32Array {
-  const out = new Float32Array(values.length);
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[c * rows + r] = values[r * cols + c];
-  return out;
-}
-
 /** Q4_0 rows [out][in] → fp32 [in][out], as graph nodes over packed nibbles and fp16 scales. */
 function unpackQ4Matrix(g: GraphBuilder, weight: PackedTensor, outDim: number, inDim: number, name: string): string {
   const blocks = inDim / Q4_BLOCK;

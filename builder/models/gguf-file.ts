@@ -45,15 +45,24 @@ export function readGgufMetadata(bytes: Uint8Array, file = 'model.gguf'): GgufMe
   };
   const value = (type: number, depth = 0): GgufValue => {
     switch (type) {
-      case 0: return (need(1), bytes[at++]);
-      case 1: return (need(1), view.getInt8(at++));
-      case 2: return (need(2), (at += 2), view.getUint16(at - 2, true));
-      case 3: return (need(2), (at += 2), view.getInt16(at - 2, true));
-      case 4: return u32();
-      case 5: return (need(4), (at += 4), view.getInt32(at - 4, true));
-      case 6: return (need(4), (at += 4), view.getFloat32(at - 4, true));
-      case 7: return (need(1), bytes[at++] !== 0);
-      case 8: return string();
+      case 0:
+        return (need(1), bytes[at++]);
+      case 1:
+        return (need(1), view.getInt8(at++));
+      case 2:
+        return (need(2), (at += 2), view.getUint16(at - 2, true));
+      case 3:
+        return (need(2), (at += 2), view.getInt16(at - 2, true));
+      case 4:
+        return u32();
+      case 5:
+        return (need(4), (at += 4), view.getInt32(at - 4, true));
+      case 6:
+        return (need(4), (at += 4), view.getFloat32(at - 4, true));
+      case 7:
+        return (need(1), bytes[at++] !== 0);
+      case 8:
+        return string();
       case 9: {
         if (depth > 2) throw fail('arrays nested too deep');
         const itemType = u32();
@@ -62,10 +71,14 @@ export function readGgufMetadata(bytes: Uint8Array, file = 'model.gguf'): GgufMe
         for (let i = 0; i < count; i++) items.push(value(itemType, depth + 1));
         return items;
       }
-      case 10: return u64();
-      case 11: return (need(8), (at += 8), view.getBigInt64(at - 8, true));
-      case 12: return (need(8), (at += 8), view.getFloat64(at - 8, true));
-      default: throw fail(`unknown value type ${type}`);
+      case 10:
+        return u64();
+      case 11:
+        return (need(8), (at += 8), view.getBigInt64(at - 8, true));
+      case 12:
+        return (need(8), (at += 8), view.getFloat64(at - 8, true));
+      default:
+        throw fail(`unknown value type ${type}`);
     }
   };
 
@@ -117,4 +130,20 @@ export function summarizeGguf(meta: GgufMetadata): GgufSummary {
 }
 
 // llama.cpp's llama_ftype values for the ones a browser build would meet.
-const FILE_TYPES: Record<number, string> = { 0: 'F32', 1: 'F16', 2: 'Q4_0', 3: 'Q4_1', 7: 'Q8_0', 8: 'Q5_0', 9: 'Q5_1', 10: 'Q2_K', 12: 'Q3_K_M', 14: 'Q4_K_S', 15: 'Q4_K_M', 16: 'Q5_K_S', 17: 'Q5_K_M', 18: 'Q6_K', 32: 'BF16' };
+const FILE_TYPES: Record<number, string> = {
+  0: 'F32',
+  1: 'F16',
+  2: 'Q4_0',
+  3: 'Q4_1',
+  7: 'Q8_0',
+  8: 'Q5_0',
+  9: 'Q5_1',
+  10: 'Q2_K',
+  12: 'Q3_K_M',
+  14: 'Q4_K_S',
+  15: 'Q4_K_M',
+  16: 'Q5_K_S',
+  17: 'Q5_K_M',
+  18: 'Q6_K',
+  32: 'BF16',
+};

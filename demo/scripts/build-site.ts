@@ -145,20 +145,22 @@ function listFiles(dir: string): string[] {
 export async function writeServiceWorker(outDir: string, options: { quiet?: boolean } = {}): Promise<{ count: number; size: number }> {
   const tmp = mkdtempSync(join(tmpdir(), 'harel-sw-'));
   try {
-    await withNodeEnv('production', () => build({
-      configFile: false,
-      publicDir: false,
-      logLevel: options.quiet ? 'warn' : 'info',
-      // Workbox's modules branch on NODE_ENV (development logging); library builds leave it unset.
-      define: { 'process.env.NODE_ENV': JSON.stringify('production') },
-      build: {
-        outDir: tmp,
-        emptyOutDir: false,
-        target: 'es2022',
-        minify: true,
-        lib: { entry: root('demo/sw.ts'), formats: ['iife'], name: 'harelServiceWorker', fileName: () => 'sw.js' },
-      },
-    }));
+    await withNodeEnv('production', () =>
+      build({
+        configFile: false,
+        publicDir: false,
+        logLevel: options.quiet ? 'warn' : 'info',
+        // Workbox's modules branch on NODE_ENV (development logging); library builds leave it unset.
+        define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+        build: {
+          outDir: tmp,
+          emptyOutDir: false,
+          target: 'es2022',
+          minify: true,
+          lib: { entry: root('demo/sw.ts'), formats: ['iife'], name: 'harelServiceWorker', fileName: () => 'sw.js' },
+        },
+      }),
+    );
     const source = readFileSync(join(tmp, 'sw.js'), 'utf8');
     if (source.split('self.__WB_MANIFEST').length !== 2) {
       throw new Error('demo/sw.ts must read self.__WB_MANIFEST exactly once: the precache list replaces it.');

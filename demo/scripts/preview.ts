@@ -10,10 +10,6 @@ import { fileURLToPath } from 'node:url';
 import { parseScriptArgs } from '../../tools/script-args.ts';
 import { startStaticServer } from '../../tools/static-server.ts';
 
-// TEMPORARY re-export: tests/e2e/pwa.spec.ts and real-e5.spec.ts, being edited concurrently, import
-// the server from here; new code imports tools/static-server.ts.
-export { byteRange, CONTENT_TYPES, type StaticServerOptions, startStaticServer } from '../../tools/static-server.ts';
-
 const USAGE = `usage: npm run preview [-- --dir <folder>] [--host <host>]
   Serves a folder as a static host would (.wasm, .mjs and the index's .gz files typed for the
   widget, CORS on everything, byte ranges) on $PORT (default 4173).

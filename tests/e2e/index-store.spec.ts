@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page, type Request } from '@playwright/test';
-import { buildIndex } from '../../builder/build/build-index.ts';
+import { buildIndex } from '../../builder/pipeline/build-index.ts';
 import { DEMO_PATHS, demoBuildOptions } from '../../demo/scripts/prepare-demo.ts';
 import type { StoreCheck } from '../../demo/dev/store-check.ts';
 
@@ -41,8 +41,7 @@ async function info(page: Page, query = '') {
   return { ...outcome.info, progress };
 }
 
-const search = (page: Page, query: string) =>
-  page.evaluate((q) => (window as unknown as { storeCheck: StoreCheck }).storeCheck.search(q), query);
+const search = (page: Page, query: string) => page.evaluate((q) => (window as unknown as { storeCheck: StoreCheck }).storeCheck.search(q), query);
 
 const indexFiles = () => requests.filter((u) => new URL(u).pathname.startsWith('/index/')).map((u) => new URL(u).pathname);
 

@@ -11,10 +11,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type BrowserContext, type Page } from '@playwright/test';
-import { buildIndex } from '../../builder/build/build-index.ts';
+import { buildIndex } from '../../builder/pipeline/build-index.ts';
 import { buildSite, publishIndex, writeServiceWorker } from '../../demo/scripts/build-site.ts';
 import { DEMO_PATHS, demoBuildOptions } from '../../demo/scripts/prepare-demo.ts';
-import { startStaticServer } from '../../demo/scripts/preview.ts';
+import { startStaticServer } from '../../tools/static-server.ts';
 
 const QUESTION = 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?';
 
@@ -115,7 +115,11 @@ test('installable: a valid manifest with 192 and 512 icons, a service worker in 
   expect(manifest).toMatchObject({ start_url: '/', display: 'standalone', lang: 'he', dir: 'rtl' });
   expect(manifest.name.length).toBeGreaterThan(0);
   expect(manifest.short_name.length).toBeGreaterThan(0);
-  for (const [size, purpose] of [[192, 'any'], [512, 'any'], [512, 'maskable']] as const) {
+  for (const [size, purpose] of [
+    [192, 'any'],
+    [512, 'any'],
+    [512, 'maskable'],
+  ] as const) {
     const icon = manifest.icons.find((i: { sizes: string; purpose: string }) => i.sizes === `${size}x${size}` && i.purpose === purpose);
     expect(icon, `${size} ${purpose} icon`).toBeTruthy();
     const png = await (await page.request.get(`${preview.origin}${icon.src}`)).body();
@@ -219,7 +223,11 @@ test('an index without vectors: the app never downloads the embedder, its runtim
   // Whatever its name: no script that holds onnxruntime's API (the embedder's chunk, whatever Vite names it).
   const scripts = [...new Set(requested.filter((p) => p.endsWith('.js') && existsSync(join(siteBm25, p))))];
   expect(scripts.filter((p) => readFileSync(join(siteBm25, p), 'utf8').includes('InferenceSession'))).toEqual([]);
-  expect(Object.values(await cacheContents(page)).flat().filter((p) => EMBEDDER_ONLY.test(p))).toEqual([]);
+  expect(
+    Object.values(await cacheContents(page))
+      .flat()
+      .filter((p) => EMBEDDER_ONLY.test(p)),
+  ).toEqual([]);
 
   await context.setOffline(true);
   await page.reload();

@@ -17,7 +17,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { PYPI_E5_ID } from '../../builder/models/e5-pypi.ts';
 import { buildSite } from '../../demo/scripts/build-site.ts';
 import { DEMO_PATHS, hasE5 } from '../../demo/scripts/prepare-demo.ts';
-import { startStaticServer } from '../../demo/scripts/preview.ts';
+import { startStaticServer } from '../../tools/static-server.ts';
 import type { IndexInfo } from '../../widget/search/search-service.ts';
 
 const MISSING = `The real E5 query model is not in ${DEMO_PATHS.models}: run npx harel-builder models fetch`;

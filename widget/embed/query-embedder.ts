@@ -36,8 +36,22 @@ export interface QueryEmbedderOptions extends WorkOptions {
   queryPrefix?: string;
 }
 
+/** Milliseconds from the start of the load to each step's end (they overlap: see createQueryEmbedder). */
+export interface QueryEmbedderTimings {
+  /** The model file's bytes in hand (cache or network). */
+  files: number;
+  /** The tokenizer built (its files in hand first). */
+  tokenizer: number;
+  /** onnxruntime's wasm started and the session created. */
+  session: number;
+  /** One test query embedded: the embedder is ready. */
+  probe: number;
+}
+
 export interface QueryEmbedder {
   readonly id: string;
+  /** Where the load's time went. */
+  readonly timings: QueryEmbedderTimings;
   readonly device: EmbedDevice;
   readonly dimensions: number;
   /** A unit vector for the query, the prefix added here. */
@@ -86,19 +100,31 @@ export async function createQueryEmbedder(options: QueryEmbedderOptions): Promis
     }
     onProgress?.({ step: 'model', done, total: all, detail: file });
   };
+  const timings: QueryEmbedderTimings = { files: 0, tokenizer: 0, session: 0, probe: 0 };
   try {
     configureOnnxRuntime(resolveWasmPaths(options.wasmPaths));
-    const [tokenizerJson, tokenizerConfig, model] = await Promise.all(
-      files.map((file) => fetchModelFile(modelFileUrl(location, id, file), { signal, onBytes: (loaded, total) => report(file, loaded, total) })),
-    );
-    throwIfAborted(signal);
-    const tokenizer = createQueryTokenizer(decodeJson(tokenizerJson, 'tokenizer.json'), decodeJson(tokenizerConfig, 'tokenizer_config.json'));
-    const onnx = await createOnnxEncoder(model);
+    const started = performance.now();
+    const [tokenizerJson, tokenizerConfig, model] = files.map((file) => fetchModelFile(modelFileUrl(location, id, file), { signal, onBytes: (loaded, total) => report(file, loaded, total) }));
+    // The session starts as soon as the model's bytes are in: onnxruntime compiles its wasm on
+    // background threads meanwhile, while this thread builds the tokenizer (a trie over 121k
+    // pieces, a few hundred milliseconds), instead of one after the other.
+    const session = model.then(async (bytes) => {
+      timings.files = performance.now() - started;
+      throwIfAborted(signal);
+      const onnx = await createOnnxEncoder(bytes);
+      timings.session = performance.now() - started;
+      return onnx;
+    });
+    session.catch(() => undefined);
+    const tokenizer = createQueryTokenizer(decodeJson(await tokenizerJson, 'tokenizer.json'), decodeJson(await tokenizerConfig, 'tokenizer_config.json'));
+    timings.tokenizer = performance.now() - started;
+    const onnx = await session;
     const encoder = createWindowedEncoder({ ...tokenizer, run: onnx.run });
     let probe: Float32Array;
     try {
       // Proven by one embedding: a file can load and still fail to run (a wrong input, an operator the build lacks).
       probe = (await encoder.encode([queryPrefix]))[0];
+      timings.probe = performance.now() - started;
     } catch (error) {
       await onnx.dispose().catch(() => undefined);
       throw new Error(`it loaded but could not embed a test query (${error instanceof Error ? error.message : String(error)})`);
@@ -114,6 +140,7 @@ export async function createQueryEmbedder(options: QueryEmbedderOptions): Promis
       dimensions: probe.length,
       embed: (query) => run(queryPrefix + query),
       embedText: run,
+      timings,
       dispose: onnx.dispose,
     };
   } catch (error) {

@@ -61,6 +61,11 @@ export interface IndexInfo {
   indexError?: { code: string; message: string } | null;
   /** Where query embedding runs, null without an embedder. */
   embedderDevice?: 'webgpu' | 'wasm' | null;
+  /**
+   * Once the query model is in: milliseconds from the start of its load (after the index was
+   * ready) to its file in hand, its tokenizer built, its session created, its first embedding.
+   */
+  embedderTimings?: { files: number; tokenizer: number; session: number; probe: number } | null;
   /** The manifest's `site` block (name, contacts, starters), when the builder wrote one. */
   site?: SiteInfo | null;
 }

@@ -75,12 +75,7 @@ export class WorkerSearchService implements SearchService {
     this.pending.clear();
   }
 
-  private call<T>(
-    message: DistributiveOmit<SearchWorkerRequest, 'id'>,
-    signal?: AbortSignal,
-    onProgress?: (p: Progress) => void,
-    onInfo?: (info: IndexLoadInfo) => void,
-  ): Promise<T> {
+  private call<T>(message: DistributiveOmit<SearchWorkerRequest, 'id'>, signal?: AbortSignal, onProgress?: (p: Progress) => void, onInfo?: (info: IndexLoadInfo) => void): Promise<T> {
     if (signal?.aborted) return Promise.reject(createError('ABORTED'));
     const id = this.nextId++;
     // A new load supersedes the one before (the worker stops it): its updates are no longer heard.
@@ -93,10 +88,12 @@ export class WorkerSearchService implements SearchService {
         reject(createError('ABORTED'));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      const settle = <A>(fn: (a: A) => void) => (a: A) => {
-        signal?.removeEventListener('abort', onAbort);
-        fn(a);
-      };
+      const settle =
+        <A>(fn: (a: A) => void) =>
+        (a: A) => {
+          signal?.removeEventListener('abort', onAbort);
+          fn(a);
+        };
       this.pending.set(id, { resolve: settle(resolve as (v: unknown) => void), reject: settle(reject), onProgress, onInfo });
       worker.postMessage({ ...message, id } as SearchWorkerRequest);
     });

@@ -74,7 +74,10 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
   await embedder?.dispose().catch(() => undefined);
   service = fresh;
   embedder = null;
-  const report = (): IndexLoadInfo => ({ ...fresh.info(), indexError: stored.indexError, embedderDevice: embedder && service === fresh ? embedder.device : null });
+  const report = (): IndexLoadInfo => {
+    const current = embedder && service === fresh ? embedder : null;
+    return { ...fresh.info(), indexError: stored.indexError, embedderDevice: current?.device ?? null, embedderTimings: current ? { ...current.timings } : null };
+  };
   // The index answers from here on, by BM25 until the model is in.
   post({ type: 'ready', id, info: report() });
   if (!wantsModel) return;

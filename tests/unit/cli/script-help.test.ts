@@ -19,6 +19,7 @@ const WITH_OPTIONS: Record<string, string> = {
   preview: 'demo/scripts/preview.ts',
   demo: 'demo/scripts/demo.ts',
   'demo:prepare': 'demo/scripts/prepare-demo.ts',
+  'bench:query-model': 'demo/scripts/query-model-bench.ts',
 };
 
 function run(file: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -47,7 +48,4 @@ describe('npm scripts with options', () => {
       expect(wrong.stdout).toBe('');
     });
   }
-  // TEMPORARY: builder/bench/query-model-bench.ts is being rewritten concurrently; it is to parse its
-  // options with tools/script-args.ts like the others, and join WITH_OPTIONS.
-  it.todo('bench:query-model: --help and an unknown option');
 });

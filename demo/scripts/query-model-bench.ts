@@ -23,14 +23,14 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { buildSite } from '../../demo/scripts/build-site.ts';
-import { DEMO_PATHS, hasE5 } from '../../demo/scripts/prepare-demo.ts';
+import { buildSite } from './build-site.ts';
+import { DEMO_PATHS, hasE5 } from './prepare-demo.ts';
+import { parseScriptArgs } from '../../tools/script-args.ts';
 import { startStaticServer } from '../../tools/static-server.ts';
-import { CHROMIUM_ARGS, findChromium } from '../browser/chromium.ts';
-import { loadQuestions } from '../eval/questions.ts';
-import { median, percentile } from './browser-bench.ts';
+import { CHROMIUM_ARGS, findChromium } from '../../builder/browser/chromium.ts';
+import { loadQuestions } from '../../builder/eval/questions.ts';
+import { median, percentile } from '../../builder/bench/browser-bench.ts';
 
 interface Visit {
   /** Milliseconds from navigation start to `ready` / to `searchReady`. */
@@ -40,6 +40,8 @@ interface Visit {
   device: string | null;
   embedderError: string | null;
   modelBytes: number;
+  /** The widget's own account of the model's load, from its start (ms): file, tokenizer, session, first embedding. */
+  loadSteps: { files: number; tokenizer: number; session: number; probe: number } | null;
 }
 
 interface Run {
@@ -51,8 +53,17 @@ interface Run {
   embedMs: number[];
 }
 
-const { values } = parseArgs({
-  args: process.argv.slice(2),
+const USAGE = `usage: npm run bench:query-model [-- --runs 3] [--site <dir>] [--questions <file>] [--json <file>]
+  The real E5 query model in Chromium, as a visitor of the demo meets it: index ready, hybrid
+  ready (first visit and from the device's cache), the model's bytes over the wire, every demo
+  question's embedding time. Needs the models: npx harel-builder models fetch.
+  --runs <n>          fresh browser contexts to measure (default 3)
+  --site <dir>        an app already built (default: npm run build's demo app, built here)
+  --questions <file>  the questions to embed (default demo/questions.json)
+  --json <file>       also write every figure there
+  --help              this text`;
+
+const { values } = parseScriptArgs(USAGE, {
   options: { runs: { type: 'string' }, site: { type: 'string' }, json: { type: 'string' }, questions: { type: 'string' } },
 });
 if (!values.site && !hasE5()) {
@@ -99,7 +110,14 @@ async function visit(context: BrowserContext): Promise<Visit> {
     await el.ready;
     const readyMs = performance.now();
     const info = await el.searchReady;
-    return { readyMs, hybridMs: performance.now(), searchMode: info.searchMode, device: info.embedderDevice ?? null, embedderError: info.embedderError };
+    return {
+      readyMs,
+      hybridMs: performance.now(),
+      searchMode: info.searchMode,
+      device: info.embedderDevice ?? null,
+      embedderError: info.embedderError,
+      loadSteps: info.embedderTimings ?? null,
+    };
   });
   const result = { ...figures, modelBytes: modelBytes - before };
   await page.close();
@@ -159,17 +177,30 @@ const report = {
   modelBytesCold: med((r) => r.first.modelBytes),
   modelBytesWarm: med((r) => r.second.modelBytes),
   answerAtReadyMs: med((r) => r.askedAtReady.answerMs),
+  warmLoadSteps: results[0]?.second.loadSteps ? Object.fromEntries((['files', 'tokenizer', 'session', 'probe'] as const).map((k) => [k, med((r) => r.second.loadSteps?.[k] ?? Number.NaN)])) : null,
   answerAtReadyModes: results.map((r) => r.askedAtReady.searchMode),
   embed: { p50: percentile(all, 50), p95: percentile(all, 95), max: Math.max(...all), n: all.length, firstQuestionMedian: median(firsts) },
   results,
 };
 
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
-console.log(`query model in Chromium (${report.device}), ${runs} run(s), medians; ${questions.length} demo questions per run; load average ${load.map((l) => l[0].toFixed(1)).join(', ')} on ${report.cpus} CPUs`);
+console.log(
+  `query model in Chromium (${report.device}), ${runs} run(s), medians; ${questions.length} demo questions per run; load average ${load.map((l) => l[0].toFixed(1)).join(', ')} on ${report.cpus} CPUs`,
+);
 console.log(`  first visit: index ready (BM25) ${report.coldReadyMs.toFixed(0)} ms, hybrid ready ${report.coldHybridMs.toFixed(0)} ms; model over the wire ${mb(report.modelBytesCold)}`);
-console.log(`  from the device's cache: index ready ${report.warmReadyMs.toFixed(0)} ms, hybrid ready ${report.warmHybridMs.toFixed(0)} ms after the page opens; model over the wire ${mb(report.modelBytesWarm)}`);
+console.log(
+  `  from the device's cache: index ready ${report.warmReadyMs.toFixed(0)} ms, hybrid ready ${report.warmHybridMs.toFixed(0)} ms after the page opens; model over the wire ${mb(report.modelBytesWarm)}`,
+);
+if (report.warmLoadSteps) {
+  const steps = report.warmLoadSteps;
+  console.log(
+    `    where the model's load went, from the device's cache (ms from its start, steps overlap): file in hand ${steps.files.toFixed(0)}, tokenizer built ${steps.tokenizer.toFixed(0)}, session created ${steps.session.toFixed(0)}, first embedding ${steps.probe.toFixed(0)}`,
+  );
+}
 console.log(`  a question asked the moment the index is ready (model still loading): answered in ${report.answerAtReadyMs.toFixed(0)} ms, by ${[...new Set(report.answerAtReadyModes)].join('/')}`);
-console.log(`  query embedding: p50 ${report.embed.p50.toFixed(1)} ms, p95 ${report.embed.p95.toFixed(1)} ms, max ${report.embed.max.toFixed(1)} ms (n ${report.embed.n}); first question of a visit ${report.embed.firstQuestionMedian.toFixed(1)} ms`);
+console.log(
+  `  query embedding: p50 ${report.embed.p50.toFixed(1)} ms, p95 ${report.embed.p95.toFixed(1)} ms, max ${report.embed.max.toFixed(1)} ms (n ${report.embed.n}); first question of a visit ${report.embed.firstQuestionMedian.toFixed(1)} ms`,
+);
 if (values.json) {
   await mkdir(dirname(resolve(values.json)), { recursive: true });
   await writeFile(values.json, `${JSON.stringify(report, null, 2)}\n`);
