@@ -5,8 +5,10 @@
  * their sha256 before it inflates them). Every response allows CORS, so another origin can load
  * the widget, its workers and the index from here, as from a CDN. A single byte range is honoured,
  * as on any static host: transformers.js asks each model file for `bytes=0-0` to learn its size,
- * and a server that ignored it would start sending the whole file. The dev server (vite.config.ts)
- * sends its model files with `sendFile` too.
+ * and a server that ignored it would start sending the whole file. A file with a gzip copy beside
+ * it (`model.onnx.gz`, written by demo/scripts/build-site.ts) is sent compressed to a client that
+ * accepts gzip, as nginx's gzip_static does: what a real host sends, so the benchmarks measure the
+ * bytes a visitor downloads. The dev server (vite.config.ts) sends its model files with `sendFile` too.
  */
 import { createReadStream, existsSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -70,6 +72,21 @@ export function byteRange(header: string | undefined, size: number): { start: nu
  * when no body was (416, HEAD).
  */
 export function sendFile(req: IncomingMessage, res: ServerResponse, file: string, contentType = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'): number | null {
+  const compressed = `${file}.gz`;
+  if (!file.endsWith('.gz') && existsSync(compressed)) {
+    res.setHeader('Vary', 'Accept-Encoding');
+    if (!req.headers.range && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) {
+      res.setHeader('Content-Type', contentType);
+      res.setHeader('Content-Encoding', 'gzip');
+      res.setHeader('Content-Length', statSync(compressed).size);
+      if (req.method === 'HEAD') {
+        res.end();
+        return null;
+      }
+      createReadStream(compressed).pipe(res);
+      return statSync(compressed).size;
+    }
+  }
   const size = statSync(file).size;
   const range = byteRange(req.headers.range, size);
   res.setHeader('Content-Type', contentType);
