@@ -72,6 +72,16 @@ export function byteRange(header: string | undefined, size: number): { start: nu
  * when no body was (416, HEAD).
  */
 export function sendFile(req: IncomingMessage, res: ServerResponse, file: string, contentType = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream'): number | null {
+  // A validator, as every static host sends: a revalidated file is answered 304, so the browser
+  // uses its cached copy — and, for a .wasm, the compiled code V8 cached with it.
+  const stat = statSync(file);
+  const etag = `W/"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+  res.setHeader('ETag', etag);
+  if (req.headers['if-none-match'] === etag && !req.headers.range) {
+    res.statusCode = 304;
+    res.end();
+    return null;
+  }
   const compressed = `${file}.gz`;
   if (!file.endsWith('.gz') && existsSync(compressed)) {
     res.setHeader('Vary', 'Accept-Encoding');

@@ -1,4 +1,8 @@
-/** The static server sends a file's gzip copy (`<file>.gz`) as nginx's gzip_static does: compressed to a client that accepts it, whole and plain otherwise. */
+/**
+ * The static server as a real host behaves: a file's gzip copy (`<file>.gz`) sent as nginx's
+ * gzip_static does (compressed to a client that accepts it, whole and plain otherwise), and a
+ * validator, so a revalidated file is answered 304 and the browser keeps its copy.
+ */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -55,5 +59,18 @@ describe('precompressed files', () => {
     const none = await get('/plain.json', { 'accept-encoding': 'gzip' });
     expect(none.headers['content-encoding']).toBeUndefined();
     expect(none.body.equals(body)).toBe(true);
+  });
+
+  it('answers a revalidation with 304 while the file is unchanged, and sends it again once it changes', async () => {
+    const first = await get('/plain.json', {});
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^W\/".+"$/);
+    const again = await get('/plain.json', { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    writeFileSync(join(dir, 'plain.json'), Buffer.concat([body, Buffer.from(' ')]));
+    const changed = await get('/plain.json', { 'if-none-match': etag });
+    expect(changed.status).toBe(200);
+    expect(changed.body.length).toBe(body.length + 1);
   });
 });
