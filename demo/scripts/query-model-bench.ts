@@ -1,32 +1,33 @@
 /**
- * `npm run bench:query-model [-- --runs 3] [--site <dir>] [--json <file>]`: the real E5 query
- * model in Chromium, as a visitor of the demo meets it. Figures only, never asserted in tests.
+ * `npm run bench:query-model [-- --runs 3] [--site <dir>] [--index <dir>] [--json <file>]`: the
+ * real E5 query model in Chromium, as a visitor of the demo meets it. Figures only, never asserted in tests.
  *
  * The demo app (`npm run build`'s, built into .tmp/bench-query-model/site unless --site names
  * one, with the demo index embedded with the E5 in models/) is served by the preview server.
  * Each run is a fresh browser context, service workers blocked (what is measured is the widget's
- * own caching: the index in IndexedDB, the model in transformers.js's Cache Storage):
+ * own caching: the index in IndexedDB, the model in its Cache Storage; --index puts another
+ * index embedded with the same E5, such as the real corpus, in place of the demo's):
  * - first visit: from the page opening (navigation start) to `ready` (the index answers, by BM25)
  *   and to `searchReady` (hybrid: the model downloaded, started and proven by one embedding), and
  *   the model's bytes over the wire (what the server sent under /models/);
- * - every demo question asked through `el.ask`: the worker's own `timings.embed` (tokenizing,
- *   the ONNX run, pooling) — p50/p95 over all runs, the first question of each run apart (it
- *   pays for the JIT warming up);
+ * - every question asked through `el.ask`: the worker's own `timings.embed` (tokenizing, the
+ *   ONNX run, pooling) and the whole answer — p50/p95 over all runs, the first question of each
+ *   run apart (it pays for the JIT warming up);
  * - second visit (a new page in the same context): `ready` and hybrid ready from the device's
  *   cache, and the model's bytes over the wire (none expected);
  * - a question asked the moment the index is ready, on a first visit of its own (a fresh
  *   context): how long its answer takes while the model downloads and starts, and how it was
  *   searched (BM25: the model never comes before the first answer).
- * Where the embedding runs (wasm, or WebGPU on a hardware adapter) is the widget's choice, reported.
  * Timings depend on what else runs on the machine: the load average is recorded with them.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
-import { buildSite } from './build-site.ts';
+import { buildSite, publishIndex } from './build-site.ts';
 import { DEMO_PATHS, hasE5 } from './prepare-demo.ts';
-import { parseScriptArgs } from '../../tools/script-args.ts';
+import { parseScriptArgs, usageError } from '../../tools/script-args.ts';
 import { startStaticServer } from '../../tools/static-server.ts';
 import { CHROMIUM_ARGS, findChromium } from '../../builder/browser/chromium.ts';
 import { loadQuestions } from '../../builder/eval/questions.ts';
@@ -51,20 +52,24 @@ interface Run {
   askedAtReady: { answerMs: number; searchMode: string };
   /** `timings.embed` of each question, in order. */
   embedMs: number[];
+  /** Each question's whole answer (el.ask, question to extractive answer, hybrid), in order. */
+  answerMs: number[];
 }
 
-const USAGE = `usage: npm run bench:query-model [-- --runs 3] [--site <dir>] [--questions <file>] [--json <file>]
+const USAGE = `usage: npm run bench:query-model [-- --runs 3] [--site <dir>] [--index <dir>] [--questions <file>] [--json <file>]
   The real E5 query model in Chromium, as a visitor of the demo meets it: index ready, hybrid
   ready (first visit and from the device's cache), the model's bytes over the wire, every demo
   question's embedding time. Needs the models: npx harel-builder models fetch.
   --runs <n>          fresh browser contexts to measure (default 3)
   --site <dir>        an app already built (default: npm run build's demo app, built here)
+  --index <dir>       publish this index in the app instead of its own (one embedded with the same
+                      E5, e.g. the real corpus: harel-builder build ../shared/data/harel/corpus …)
   --questions <file>  the questions to embed (default demo/questions.json)
   --json <file>       also write every figure there
   --help              this text`;
 
 const { values } = parseScriptArgs(USAGE, {
-  options: { runs: { type: 'string' }, site: { type: 'string' }, json: { type: 'string' }, questions: { type: 'string' } },
+  options: { runs: { type: 'string' }, site: { type: 'string' }, index: { type: 'string' }, json: { type: 'string' }, questions: { type: 'string' } },
 });
 if (!values.site && !hasE5()) {
   process.stderr.write(`The real E5 query model is not in ${DEMO_PATHS.models}: run npx harel-builder models fetch first.\n`);
@@ -73,6 +78,11 @@ if (!values.site && !hasE5()) {
 const runs = Math.max(1, Number(values.runs ?? 3));
 const questions = (await loadQuestions(values.questions ?? 'demo/questions.json')).map((q) => q.question);
 const site = values.site ? resolve(values.site) : await buildSite({ outDir: resolve('.tmp/bench-query-model/site'), index: 'demo', fetch: false, quiet: true });
+if (values.index) {
+  // Another index embedded with the same E5 (the real Harel corpus): the app served as built, its index replaced.
+  if (!existsSync(join(values.index, 'manifest.json'))) usageError(USAGE, `--index ${values.index} holds no manifest.json`);
+  publishIndex(site, resolve(values.index));
+}
 
 let modelBytes = 0;
 const preview = await startStaticServer({
@@ -135,16 +145,20 @@ try {
     if (first.searchMode !== 'hybrid') throw new Error(`search is ${first.searchMode}, not hybrid: ${first.embedderError}`);
     const page = await context.newPage();
     await page.goto(`${preview.origin}/?lang=en`);
-    const embedMs = await page.evaluate(async (qs) => {
+    const { embedMs, answerMs } = await page.evaluate(async (qs) => {
       const el = document.querySelector('harel-chat')!;
       await customElements.whenDefined('harel-chat');
       await el.searchReady;
-      const out: number[] = [];
+      const embeds: number[] = [];
+      const answers: number[] = [];
       for (const q of qs) {
+        const t0 = performance.now();
         const answer = await el.ask(q);
-        out.push(answer.searchMode === 'hybrid' ? answer.timings.embed : Number.NaN);
+        const hybrid = answer.searchMode === 'hybrid';
+        answers.push(hybrid ? performance.now() - t0 : Number.NaN);
+        embeds.push(hybrid ? answer.timings.embed : Number.NaN);
       }
-      return out;
+      return { embedMs: embeds, answerMs: answers };
     }, questions);
     await page.close();
     const second = await visit(context);
@@ -152,7 +166,7 @@ try {
     const fresh = await browser.newContext({ serviceWorkers: 'block' });
     const askedAtReady = await askAtReady(fresh, questions[0]);
     await fresh.close();
-    results.push({ first, second, embedMs, askedAtReady });
+    results.push({ first, second, embedMs, answerMs, askedAtReady });
     process.stderr.write(`run ${r + 1}/${runs}: hybrid ${first.hybridMs.toFixed(0)} ms cold, ${second.hybridMs.toFixed(0)} ms from cache; embed median ${median(embedMs.slice(1)).toFixed(1)} ms\n`);
   }
 } finally {
@@ -162,6 +176,7 @@ try {
 
 const all = results.flatMap((r) => r.embedMs.slice(1)).filter(Number.isFinite);
 const firsts = results.map((r) => r.embedMs[0]).filter(Number.isFinite);
+const answers = results.flatMap((r) => r.answerMs.slice(1)).filter(Number.isFinite);
 const med = (pick: (r: Run) => number) => median(results.map(pick));
 const report = {
   site,
@@ -180,6 +195,7 @@ const report = {
   warmLoadSteps: results[0]?.second.loadSteps ? Object.fromEntries((['files', 'tokenizer', 'session', 'probe'] as const).map((k) => [k, med((r) => r.second.loadSteps?.[k] ?? Number.NaN)])) : null,
   answerAtReadyModes: results.map((r) => r.askedAtReady.searchMode),
   embed: { p50: percentile(all, 50), p95: percentile(all, 95), max: Math.max(...all), n: all.length, firstQuestionMedian: median(firsts) },
+  answer: { p50: percentile(answers, 50), p95: percentile(answers, 95), n: answers.length },
   results,
 };
 
@@ -201,6 +217,7 @@ console.log(`  a question asked the moment the index is ready (model still loadi
 console.log(
   `  query embedding: p50 ${report.embed.p50.toFixed(1)} ms, p95 ${report.embed.p95.toFixed(1)} ms, max ${report.embed.max.toFixed(1)} ms (n ${report.embed.n}); first question of a visit ${report.embed.firstQuestionMedian.toFixed(1)} ms`,
 );
+console.log(`  a question to its extractive answer, hybrid (el.ask): p50 ${report.answer.p50.toFixed(0)} ms, p95 ${report.answer.p95.toFixed(0)} ms (n ${report.answer.n})`);
 if (values.json) {
   await mkdir(dirname(resolve(values.json)), { recursive: true });
   await writeFile(values.json, `${JSON.stringify(report, null, 2)}\n`);
