@@ -4,9 +4,10 @@
  * each after `el.clear()`. Each is answered in bounded time (or refused as an empty question), runs
  * no markup, and leaves the page's main thread free.
  *
- * The issue reported `'x'.repeat(7104)` after the markup question freezing the page for over 90 s;
- * on this code it did not reproduce (docs/reliability.md has what was tried), so this stays as
- * the regression test for it with a generous bound.
+ * The issue reported `'x'.repeat(7104)` after the markup question freezing the page for over 90 s.
+ * The cause, found by the question fuzzer: small talk's arithmetic pattern (widget/loop/small-talk.ts)
+ * backtracked exponentially on a run of letters ("x" is an operand and an operator) that failed
+ * to match at its end; `'x'.repeat(7104) + ' \u00ad'` froze the page before the fix.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { hostileQuestions, MARKUP_QUESTION } from '../fuzz/hostile-questions.ts';
@@ -54,7 +55,7 @@ const pwned = (page: Page) => page.evaluate(() => (window as unknown as { __pwne
 const markupInWidget = (page: Page) =>
   page.evaluate(() => document.querySelector('harel-chat')!.shadowRoot!.querySelectorAll('.msg img, .msg script, .msg iframe, .msg style, .msg [onload], .msg [onerror], .msg a[href^="javascript"]').length);
 
-test('the markup question, then 7,104 × "x" after a clear: both answered, the page stays responsive', async ({ page }) => {
+test('the markup question, then 7,104 × "x" after a clear, then runs of letters ending in a soft hyphen: all answered, the page stays responsive', async ({ page }) => {
   test.setTimeout(120_000);
   await openDemo(page);
   const first = await askAfterClear(page, MARKUP_QUESTION, 20_000);
@@ -63,6 +64,13 @@ test('the markup question, then 7,104 × "x" after a clear: both answered, the p
   const second = await askAfterClear(page, 'x'.repeat(7104), 20_000);
   expect(second.outcome, `'x' × 7104 is answered within 20 s (${second.elapsed} ms)`).not.toBeNull();
   expect(second.longestPing, 'the main thread answered within 2 s throughout').toBeLessThan(2000);
+  // The run of letters that froze it: "x" is both an operand and an operator of the small-talk
+  // arithmetic pattern, and a character neither matches at the end made it backtrack for minutes.
+  for (const question of ['x'.repeat(7104) + ' \u00ad', 'cover'.repeat(1339) + ' \u00ad \u200e claim']) {
+    const frozen = await askAfterClear(page, question, 20_000);
+    expect(frozen.outcome, `${JSON.stringify(question.slice(-12))} (${question.length} chars) is answered within 20 s (${frozen.elapsed} ms)`).not.toBeNull();
+    expect(frozen.longestPing, 'the main thread answered within 2 s throughout').toBeLessThan(2000);
+  }
   const after = await askAfterClear(page, 'How soon must I report a home insurance claim?', 20_000);
   expect(after.outcome && 'refused' in after.outcome ? after.outcome.refused : null).toBe(false);
   expect(await pwned(page)).toBe(0);

@@ -62,7 +62,8 @@ export async function fuzzQuestions(options: { seed: number; runs: number; slowM
   const search = options.search ?? own!.search;
   const engine = new ExtractiveEngine();
   const slowMs = options.slowMs ?? 2000;
-  const questions = [MARKUP_QUESTION, 'x'.repeat(7104), ...hostileQuestions(options.seed, options.runs)];
+  // The issue's sequence, and the run of letters that froze the page (seed 27's question 558 is the other).
+  const questions = [MARKUP_QUESTION, 'x'.repeat(7104), `${'x'.repeat(7104)} \u00ad`, ...hostileQuestions(options.seed, options.runs)];
   const report: QuestionFuzzReport = { seed: options.seed, runs: 0, refused: 0, answered: 0, failures: [], p50Ms: 0, p95Ms: 0, maxMs: 0, ms: 0 };
   const times: number[] = [];
   let history: ChatTurn[] = [];

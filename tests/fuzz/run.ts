@@ -32,7 +32,7 @@ for (const target of targets) {
   if (target === 'index') {
     const r = await fuzzIndexFiles({ seed, runs: runs(1000), onCase: (i) => i % 100 === 0 && log(`index: case ${i}…`) });
     reports.index = { ...r, failures: r.failures.length };
-    log(`index: ${r.runs} mutants from seed ${seed}: ${r.readOk} reads (widget + inspect) correct, refused ${JSON.stringify(r.refused)}, slowest ${r.maxMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`);
+    log(`index: ${r.runs} mutants from seed ${seed}, each read twice (the widget's reader + search, and inspect): ${r.readOk} reads correct, refused ${JSON.stringify(r.refused)}, slowest ${r.maxMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`);
     for (const f of r.failures) log(`  FAIL seed ${f.seed}: ${JSON.stringify(f.mutation)}\n    ${f.problem}\n    replay: npm run fuzz -- --target index --seed ${f.seed} --runs 1`);
     failed += r.failures.length;
   } else if (target === 'questions') {

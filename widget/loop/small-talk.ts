@@ -102,8 +102,13 @@ const PLEASANTRIES_LONGEST_FIRST = [...PLEASANTRIES].sort((a, b) => b.length - a
 
 /** What may open a sum ("how much is", "כמה זה"), and the operators between its operands. */
 const ASK = "(?:what's|what is|how much is|calculate|compute|solve|כמה זה|כמה יוצא|תחשב|חשב|תפתור)";
-const OPERATOR = '(?:[-+*/x×÷^=]|plus|minus|times|divided by|multiplied by|over|to the power of|כפול|ועוד|פלוס|פחות|מינוס|חלקי|חלקו|בחזקת)';
-const OPERAND = '(?:-?[\\d.,]+|[a-z\\u05d0-\\u05ea]+)';
+// Each operand takes its whole run of digits or letters, and an operator spelt in letters ends
+// where its letters do ("x", "over"): otherwise "xxxx…" or "covercover…" splits into operands and
+// operators in exponentially many ways, and a text that then fails to match at its end ("x" × 40
+// and a soft hyphen) took the regex engine minutes (issue 27: a question froze the page).
+const LETTER = '[a-z\\u05d0-\\u05ea]';
+const OPERATOR = `(?:[-+*/×÷^=]|(?:x|plus|minus|times|divided by|multiplied by|over|to the power of|כפול|ועוד|פלוס|פחות|מינוס|חלקי|חלקו|בחזקת)(?!${LETTER}))`;
+const OPERAND = `(?:-?[\\d.,]+(?![\\d.,])|${LETTER}+(?!${LETTER}))`;
 /** Numbers and operators, and nothing else once the opening words are taken off. */
 const ARITHMETIC = new RegExp(`^(?:${ASK}\\s+)?${OPERAND}(?:\\s*${OPERATOR}\\s*${OPERAND})+$`);
 const OPERATOR_SPLIT = new RegExp(`\\s*${OPERATOR}\\s*`);

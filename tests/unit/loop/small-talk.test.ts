@@ -51,3 +51,20 @@ describe.skipIf(!present)('small talk on real questions', () => {
     expect([...harel, ...heq].filter((q) => smallTalkKind(q) !== null)).toEqual([]);
   });
 });
+
+describe('small talk on long runs of letters (issue 27: a question froze the page)', () => {
+  it('answers in linear time where the arithmetic pattern backtracked exponentially', () => {
+    // "x" is an operand and an operator; a character neither matches at the end (a soft hyphen
+    // survives clean()) made the old pattern try every split: 40 letters took over a minute.
+    for (const q of ['x'.repeat(7104) + ' \u00ad', 'x'.repeat(40) + ' \u00ad', 'cover'.repeat(1339) + ' \u00ad \u200e claim', 'ועוד'.repeat(2000) + ' \u00ad']) {
+      const started = performance.now();
+      expect(smallTalkKind(q)).toBeNull();
+      expect(performance.now() - started).toBeLessThan(500);
+    }
+  });
+
+  it('still reads sums written with letter operators', () => {
+    for (const q of ['2x3', 'two plus two', 'כמה זה 2 ועוד 2', 'what is 5 over 2', 'שתיים כפול שלוש']) expect(smallTalkKind(q), q).toBe('arithmetic');
+    expect(smallTalkKind('כמה זה רכב ועוד דירה')).toBeNull();
+  });
+});
