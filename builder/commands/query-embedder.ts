@@ -14,6 +14,8 @@ export interface QueryEmbedderOptions {
   dtype?: 'fp32' | 'q8' | 'q4';
 }
 
+const nodeDtype = (dtype: 'q8' | 'q4' | 'fp32' | 'q4f32' | undefined) => (dtype === 'q4f32' ? 'fp32' : dtype);
+
 export async function loadQueryEmbedder(index: LoadedIndex, options: QueryEmbedderOptions): Promise<Embedder | null> {
   const info = index.manifest.embedder;
   if (!info || options.mode === 'bm25' || !index.vectors) return null;
@@ -22,8 +24,9 @@ export async function loadQueryEmbedder(index: LoadedIndex, options: QueryEmbedd
     model: info.id,
     modelDir: options.modelDir,
     allowRemote: options.allowRemote ?? false,
-    // The widget's file for questions (queryDtype), so that Node and the browser rank alike.
-    dtype: options.dtype ?? info.queryDtype ?? info.dtype ?? 'q8',
+    // The widget's file for questions (queryDtype), so that Node and the browser rank alike;
+    // 'q4f32' (the widget's own pair) as 'fp32': the same weights and products, one file.
+    dtype: options.dtype ?? nodeDtype(info.queryDtype) ?? info.dtype ?? 'q8',
     prefix: info.queryPrefix,
   });
 }

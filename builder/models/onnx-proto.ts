@@ -51,6 +51,8 @@ export interface TensorSpec {
   dims: readonly number[];
   /** Little-endian raw bytes (TensorProto.raw_data). */
   raw: Uint8Array;
+  /** Instead of `raw`: the bytes live in another file (TensorProto external data), at offset for length bytes. */
+  external?: { location: string; offset: number; length: number };
 }
 
 export interface ValueSpec {
@@ -82,7 +84,12 @@ function attribute(name: string, value: AttributeValue): Field {
 }
 
 function tensor(field: number, t: TensorSpec): Field {
-  return message(field, [...t.dims.map((d) => intField(1, d)), intField(2, t.dataType), stringField(8, t.name), bytesField(9, t.raw)]);
+  const head = [...t.dims.map((d) => intField(1, d)), intField(2, t.dataType), stringField(8, t.name)];
+  if (!t.external) return message(field, [...head, bytesField(9, t.raw)]);
+  // external_data (13): StringStringEntryProto {key 1, value 2}; data_location (14): EXTERNAL = 1.
+  const entry = (key: string, value: string) => message(13, [stringField(1, key), stringField(2, value)]);
+  const { location, offset, length } = t.external;
+  return message(field, [...head, entry('location', location), entry('offset', String(offset)), entry('length', String(length)), intField(14, 1)]);
 }
 
 function valueInfo(field: number, v: ValueSpec): Field {

@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'vite';
 import { FIXTURE_EMBEDDER } from '../../builder/embed/defaults.ts';
-import { ONNX_FILE } from '../../builder/models/e5-onnx.ts';
+import { onnxFilesOf } from '../../builder/models/e5-onnx.ts';
 import { DEMO_PATHS, prepareDemoIndex, prepareTestIndex } from './prepare-demo.ts';
 
 const root = (path: string) => fileURLToPath(new URL(`../../${path}`, import.meta.url));
@@ -74,7 +74,7 @@ export async function buildSite(options: BuildSiteOptions = {}): Promise<string>
  * precompressed files (nginx's gzip_static; tools/static-server.ts): 37.8 MB over the wire instead
  * of 43.4 MB for E5. A host that ignores them serves the plain files.
  */
-export function copyQueryModel(from: string, id: string, dtype: 'q4' | 'q8' | 'fp32', to: string): void {
+export function copyQueryModel(from: string, id: string, dtype: 'q4' | 'q8' | 'fp32' | 'q4f32', to: string): void {
   const source = join(from, id);
   const target = join(to, id);
   rmSync(target, { recursive: true, force: true });
@@ -82,10 +82,12 @@ export function copyQueryModel(from: string, id: string, dtype: 'q4' | 'q8' | 'f
   for (const file of ['config.json', 'tokenizer.json', 'tokenizer_config.json', 'special_tokens_map.json']) {
     if (existsSync(join(source, file))) cpSync(join(source, file), join(target, file));
   }
-  const onnx = `onnx/${ONNX_FILE[dtype]}`;
-  if (!existsSync(join(source, onnx))) throw new Error(`${join(source, onnx)} is missing: the index was embedded with ${id} (${dtype}); run npx harel-builder models fetch`);
-  cpSync(join(source, onnx), join(target, onnx));
-  for (const file of ['tokenizer.json', onnx]) {
+  const onnx = onnxFilesOf(dtype).map((file) => `onnx/${file}`);
+  for (const file of onnx) {
+    if (!existsSync(join(source, file))) throw new Error(`${join(source, file)} is missing: the index was embedded with ${id} (${dtype}); run npx harel-builder models fetch`);
+    cpSync(join(source, file), join(target, file));
+  }
+  for (const file of ['tokenizer.json', ...onnx]) {
     if (existsSync(join(target, file))) writeFileSync(join(target, `${file}.gz`), gzipSync(readFileSync(join(target, file)), { level: 9 }));
   }
 }

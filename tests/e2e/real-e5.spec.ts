@@ -101,7 +101,7 @@ test('a demo question is answered through hybrid search with the real E5, embedd
   const info = await searchReady(page);
   expect(info.embedderError, 'the real model loaded').toBeNull();
   // Passages embedded with the q4 file; questions with the fp32 one (same weights, fast in wasm).
-  expect(info).toMatchObject({ searchMode: 'hybrid', embedderStatus: 'ready', embedder: { id: PYPI_E5_ID, fixture: false, dtype: 'q4', queryDtype: 'fp32' } });
+  expect(info).toMatchObject({ searchMode: 'hybrid', embedderStatus: 'ready', embedder: { id: PYPI_E5_ID, fixture: false, dtype: 'q4', queryDtype: 'q4f32' } });
   // The query embedding ran in the search worker: it reports where.
   expect(['wasm', 'webgpu']).toContain(info.embedderDevice);
   await expect(page.locator('harel-chat [part~="search-info"]')).toContainText(`Search: hybrid (E5 ${PYPI_E5_ID}, ${info.embedderDevice})`);
@@ -112,10 +112,9 @@ test('a demo question is answered through hybrid search with the real E5, embedd
   expect(answer.refused).toBe(false);
   expect(answer.files).toContain(ANSWER_FILE);
 
-  // The model's files came from the site's own /models/: the question file the index names, and
-  // not the passages' one.
-  expect([...modelBytes.keys()]).toContain(`/models/${PYPI_E5_ID}/onnx/model.onnx`);
-  expect([...modelBytes.keys()]).not.toContain(`/models/${PYPI_E5_ID}/onnx/model_q4.onnx`);
+  // The model's files came from the site's own /models/: the question files the index names (the
+  // q4f32 graph and its 4-bit weights), and neither the passages' file nor the one Node's eval reads.
+  expect([...modelBytes.keys()].sort()).toEqual(['tokenizer.json', 'tokenizer_config.json', 'onnx/model_q4f32.onnx', 'onnx/model_q4f32.q4w'].map((file) => `/models/${PYPI_E5_ID}/${file}`).sort());
   test.info().annotations.push({ type: 'query model bytes over the wire', description: String([...modelBytes.values()].reduce((a, b) => a + b, 0)) });
   test.info().annotations.push({ type: 'embedder device', description: String(info.embedderDevice) });
   expect(outside).toEqual([]);
@@ -142,7 +141,8 @@ test('installed, the app reloads offline and gets hybrid search again, the model
     }
     return out;
   });
-  expect(owners[`/models/${PYPI_E5_ID}/onnx/model.onnx`]).toEqual(['transformers-cache']);
+  expect(owners[`/models/${PYPI_E5_ID}/onnx/model_q4f32.onnx`]).toEqual(['transformers-cache']);
+  expect(owners[`/models/${PYPI_E5_ID}/onnx/model_q4f32.q4w`]).toEqual(['transformers-cache']);
   expect(Object.values(owners).filter((names) => names.length !== 1 || names[0] !== 'transformers-cache')).toEqual([]);
 
   await context.setOffline(true);

@@ -6,6 +6,7 @@
  * meet at cosine 1.
  */
 import { createError, throwIfAborted } from '../core/errors.ts';
+import { expandQ4Weights } from '../core/embedding/q4-weights.ts';
 import { createWindowedEncoder } from '../core/embedding/windowed-encoder.ts';
 import type { WorkOptions } from '../core/schema.ts';
 import { fetchModelFile, forgetCachedFiles } from './model-files.ts';
@@ -18,10 +19,13 @@ export { MODEL_CACHE } from './model-files.ts';
 /** Where query embedding runs: onnxruntime's wasm (onnx-encoder.ts says why never WebGPU). */
 export type EmbedDevice = 'wasm';
 
-export type QueryDtype = 'q8' | 'q4' | 'fp32';
+export type QueryDtype = 'q8' | 'q4' | 'fp32' | 'q4f32';
 
-/** The ONNX file of each precision, as transformers.js names them on the hub. */
-export const QUERY_MODEL_FILE: Record<QueryDtype, string> = { q8: 'onnx/model_quantized.onnx', q4: 'onnx/model_q4.onnx', fp32: 'onnx/model.onnx' };
+/** The ONNX file of each precision, as transformers.js names them on the hub ('q4f32' is ours). */
+export const QUERY_MODEL_FILE: Record<QueryDtype, string> = { q8: 'onnx/model_quantized.onnx', q4: 'onnx/model_q4.onnx', fp32: 'onnx/model.onnx', q4f32: 'onnx/model_q4f32.onnx' };
+
+/** 'q4f32''s weights, beside its graph (widget/core/embedding/q4-weights.ts). */
+export const Q4F32_WEIGHTS = 'onnx/model_q4f32.q4w';
 
 export interface QueryEmbedderOptions extends WorkOptions {
   /** Model id, e.g. 'Xenova/multilingual-e5-small' or 'fixture/tiny-embedder'. */
@@ -30,7 +34,7 @@ export interface QueryEmbedderOptions extends WorkOptions {
   modelBase?: string | null;
   /** Absolute URL of the folder where the app serves onnxruntime-web's .wasm/.mjs files (never a CDN). */
   wasmPaths: string;
-  /** The index's model file (manifest embedder.queryDtype, else dtype): 'q8' (default), 'q4' or 'fp32'. */
+  /** The index's model file (manifest embedder.queryDtype, else dtype): 'q8' (default), 'q4', 'fp32' or 'q4f32'. */
   dtype?: QueryDtype;
   /** The index's query prefix (manifest embedder.queryPrefix); default 'query: '. */
   queryPrefix?: string;
@@ -86,7 +90,7 @@ const decodeJson = (bytes: Uint8Array, file: string): unknown => {
 export async function createQueryEmbedder(options: QueryEmbedderOptions): Promise<QueryEmbedder> {
   const { id, signal, onProgress, dtype = 'q8', queryPrefix = 'query: ' } = options;
   const location = resolveModelLocation(options.modelBase);
-  const files = ['tokenizer.json', 'tokenizer_config.json', QUERY_MODEL_FILE[dtype]];
+  const files = ['tokenizer.json', 'tokenizer_config.json', QUERY_MODEL_FILE[dtype], ...(dtype === 'q4f32' ? [Q4F32_WEIGHTS] : [])];
   // Bytes over all the model's files, not per file: a counter that restarted with each file
   // would read as a download going backwards.
   const progress = new Map<string, { loaded: number; total: number }>();
@@ -104,14 +108,18 @@ export async function createQueryEmbedder(options: QueryEmbedderOptions): Promis
   try {
     configureOnnxRuntime(resolveWasmPaths(options.wasmPaths));
     const started = performance.now();
-    const [tokenizerJson, tokenizerConfig, model] = files.map((file) => fetchModelFile(modelFileUrl(location, id, file), { signal, onBytes: (loaded, total) => report(file, loaded, total) }));
+    const [tokenizerJson, tokenizerConfig, model, weights] = files.map((file) => fetchModelFile(modelFileUrl(location, id, file), { signal, onBytes: (loaded, total) => report(file, loaded, total) }));
+    // Each is awaited below; marked handled so one failing first leaves no stray rejection behind.
+    for (const file of [tokenizerJson, tokenizerConfig, model, weights]) file?.catch(() => undefined);
     // The session starts as soon as the model's bytes are in: onnxruntime compiles its wasm on
     // background threads meanwhile, while this thread builds the tokenizer (a trie over 121k
     // pieces, a few hundred milliseconds), instead of one after the other.
     const session = model.then(async (bytes) => {
       timings.files = performance.now() - started;
       throwIfAborted(signal);
-      const onnx = await createOnnxEncoder(bytes);
+      const externalData = weights ? expandQ4Weights(await weights) : undefined;
+      if (externalData) timings.files = performance.now() - started;
+      const onnx = await createOnnxEncoder(bytes, { externalData: externalData ? { path: externalData.location, data: externalData.data } : undefined });
       timings.session = performance.now() - started;
       return onnx;
     });

