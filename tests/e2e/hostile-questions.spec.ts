@@ -53,7 +53,9 @@ const pwned = (page: Page) => page.evaluate(() => (window as unknown as { __pwne
 
 /** Elements a question's markup would have made in the messages (the widget's own icons are svg without handlers). */
 const markupInWidget = (page: Page) =>
-  page.evaluate(() => document.querySelector('harel-chat')!.shadowRoot!.querySelectorAll('.msg img, .msg script, .msg iframe, .msg style, .msg [onload], .msg [onerror], .msg a[href^="javascript"]').length);
+  page.evaluate(
+    () => document.querySelector('harel-chat')!.shadowRoot!.querySelectorAll('.msg img, .msg script, .msg iframe, .msg style, .msg [onload], .msg [onerror], .msg a[href^="javascript"]').length,
+  );
 
 test('the markup question, then 7,104 × "x" after a clear, then runs of letters ending in a soft hyphen: all answered, the page stays responsive', async ({ page }) => {
   test.setTimeout(120_000);

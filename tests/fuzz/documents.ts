@@ -23,10 +23,59 @@ export type DocMutation =
 
 const frac = fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true });
 const JUNK = [
-  '<', '>', '</', '<!--', '-->', '<script>', '</html>', '<table><tr><td>', '&#xFFFF;', '&amp', ']]>', '<![CDATA[',
-  '#', '######', '* ', '- ', '1. ', '|', '```', '**', '[', '](', '\\', '\r', '\r\n', '\u0000', '\uFFFE', '\u202E', '\uD800',
-  'obj', 'endobj', 'stream', 'endstream', 'xref', 'trailer', '%%EOF', '/Length 999999999', '/Filter /FlateDecode', '<<', '>>', '(', ')', '999999999 0 R', '/Type /Page', '/Encrypt',
-  '{', '}', '"', ':', ',', 'null', '[]', '1e999',
+  '<',
+  '>',
+  '</',
+  '<!--',
+  '-->',
+  '<script>',
+  '</html>',
+  '<table><tr><td>',
+  '&#xFFFF;',
+  '&amp',
+  ']]>',
+  '<![CDATA[',
+  '#',
+  '######',
+  '* ',
+  '- ',
+  '1. ',
+  '|',
+  '```',
+  '**',
+  '[',
+  '](',
+  '\\',
+  '\r',
+  '\r\n',
+  '\u0000',
+  '\uFFFE',
+  '\u202E',
+  '\uD800',
+  'obj',
+  'endobj',
+  'stream',
+  'endstream',
+  'xref',
+  'trailer',
+  '%%EOF',
+  '/Length 999999999',
+  '/Filter /FlateDecode',
+  '<<',
+  '>>',
+  '(',
+  ')',
+  '999999999 0 R',
+  '/Type /Page',
+  '/Encrypt',
+  '{',
+  '}',
+  '"',
+  ':',
+  ',',
+  'null',
+  '[]',
+  '1e999',
 ];
 const JSON_PATHS = ['file', 'domain', 'kind', 'url', 'pages', 'pages.0', 'pages.0.page', 'pages.0.text', ''];
 const WEIRD: unknown[] = [true, null, 0, -1, 1e300, 'x', '', '../x', '/abs', [], {}, [1], { page: 'a' }, 'javascript:alert(1)'];
@@ -61,7 +110,16 @@ async function seedFiles(): Promise<SeedFile[]> {
   out.sort((a, b) => a.name.localeCompare(b.name));
   const faq = out.find((f) => f.name.endsWith('faq.txt'))!;
   const text = new TextDecoder().decode(faq.bytes);
-  const json = { file: 'car/pages/faq-page.txt', domain: 'car', kind: 'txt', url: 'https://insurer.example/faq', pages: [{ page: 1, text: text.slice(0, 2000) }, { page: 2, text: text.slice(2000) }] };
+  const json = {
+    file: 'car/pages/faq-page.txt',
+    domain: 'car',
+    kind: 'txt',
+    url: 'https://insurer.example/faq',
+    pages: [
+      { page: 1, text: text.slice(0, 2000) },
+      { page: 2, text: text.slice(2000) },
+    ],
+  };
   out.push({ name: 'car/pages/faq-page.json', bytes: new TextEncoder().encode(JSON.stringify(json)) });
   return out;
 }
@@ -91,7 +149,7 @@ export function mutateDocument(files: readonly SeedFile[], m: DocMutation): Seed
   switch (m.kind) {
     case 'bitflip':
       bytes = b.slice();
-      m.positions.forEach((p, i) => (bytes[at(p, bytes.length)] ^= 1 << i % 8));
+      m.positions.forEach((p, i) => (bytes[at(p, bytes.length)] ^= 1 << (i % 8)));
       break;
     case 'truncate':
       bytes = b.slice(0, at(m.at, b.length));
@@ -156,7 +214,8 @@ export async function fuzzDocuments(options: { seed: number; runs: number; fileT
         const ms = performance.now() - t;
         report.maxMs = Math.max(report.maxMs, ms);
         const out = result.documents.length + result.skipped.length + result.duplicates.length;
-        if (out !== 2) report.failures.push({ seed: caseSeed, what, problem: `2 files in, ${result.documents.length} documents + ${result.skipped.length} skipped + ${result.duplicates.length} duplicates out` });
+        if (out !== 2)
+          report.failures.push({ seed: caseSeed, what, problem: `2 files in, ${result.documents.length} documents + ${result.skipped.length} skipped + ${result.duplicates.length} duplicates out` });
         if (ms > limit + 5000) report.failures.push({ seed: caseSeed, what, problem: `took ${ms.toFixed(0)} ms, over the ${limit} ms limit` });
         report.indexed += result.documents.length - 1 + result.duplicates.length;
         for (const s of result.skipped) {
@@ -165,7 +224,15 @@ export async function fuzzDocuments(options: { seed: number; runs: number; fileT
           if (!s.reason) report.failures.push({ seed: caseSeed, what, problem: `skipped without a reason (${s.code})` });
         }
       } catch (error) {
-        report.failures.push({ seed: caseSeed, what, problem: isHarelError(error) ? `${error.code}: ${error.message}` : error instanceof Error ? `${error.name}: ${error.message}\n${error.stack?.split('\n').slice(1, 4).join('\n')}` : String(error) });
+        report.failures.push({
+          seed: caseSeed,
+          what,
+          problem: isHarelError(error)
+            ? `${error.code}: ${error.message}`
+            : error instanceof Error
+              ? `${error.name}: ${error.message}\n${error.stack?.split('\n').slice(1, 4).join('\n')}`
+              : String(error),
+        });
       }
       report.runs++;
       await rm(root, { recursive: true, force: true });

@@ -61,7 +61,14 @@ const piece: fc.Arbitrary<string> = fc.oneof(
 
 /** A long text: one character, one word, or one hostile piece repeated up to `max` characters. */
 const long = (max: number): fc.Arbitrary<string> =>
-  fc.tuple(fc.oneof(fc.constantFrom('x', 'א', ' ', '.', '[1]', '😀', '\u200D', '\u202E', 'ab', 'ביטוח '), piece.filter((p) => p.length > 0)), fc.integer({ min: 1, max: max }))
+  fc
+    .tuple(
+      fc.oneof(
+        fc.constantFrom('x', 'א', ' ', '.', '[1]', '😀', '\u200D', '\u202E', 'ab', 'ביטוח '),
+        piece.filter((p) => p.length > 0),
+      ),
+      fc.integer({ min: 1, max: max }),
+    )
     .map(([unit, n]) => unit.repeat(Math.max(1, Math.floor(n / unit.length))).slice(0, n));
 
 /** A hostile question: a few pieces joined by spaces or nothing, or a long one; up to about `max` characters. */

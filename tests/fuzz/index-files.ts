@@ -80,16 +80,64 @@ const role = fc.constantFrom(...ROLES);
 const sectionRole = fc.constantFrom('chunks' as const, 'bm25' as const);
 
 const MANIFEST_PATHS = [
-  'files', 'files.documents', 'files.chunks', 'files.bm25', 'files.vectors', 'files.router',
-  'files.documents.path', 'files.documents.bytes', 'files.documents.rawBytes', 'files.documents.sha256', 'files.documents.encoding',
-  'files.chunks.path', 'files.chunks.bytes', 'files.chunks.rawBytes', 'files.chunks.sha256',
-  'files.bm25.path', 'files.bm25.bytes', 'files.bm25.sha256', 'files.vectors.path', 'files.vectors.bytes', 'files.router.path', 'files.router.sha256',
-  'files.lexicon', 'files.__proto__', 'buildId', 'format', 'formatVersion', 'createdAt', 'builderVersion', 'tokenizerVersion',
-  'embedder', 'embedder.dimensions', 'embedder.id', 'embedder.dtype', 'embedder.queryPrefix',
-  'counts', 'counts.chunks', 'counts.documents', 'counts.byDomain', 'counts.byLang', 'counts.byDomain.car', 'counts.byLang.he',
-  'retrieval', 'retrieval.bm25Weight', 'retrieval.fusion', 'retrieval.rrfK', 'retrieval.bm25Pool', 'retrieval.vectorPool', 'retrieval.routeMinConfidence',
-  'retrieval.termMatch', 'retrieval.routeBoost', 'retrieval.contextBoost', 'retrieval.collapseTwins', 'retrieval.expansionWeight', 'retrieval.minedExpansionWeight',
-  'site', 'site.name', 'site.starters',
+  'files',
+  'files.documents',
+  'files.chunks',
+  'files.bm25',
+  'files.vectors',
+  'files.router',
+  'files.documents.path',
+  'files.documents.bytes',
+  'files.documents.rawBytes',
+  'files.documents.sha256',
+  'files.documents.encoding',
+  'files.chunks.path',
+  'files.chunks.bytes',
+  'files.chunks.rawBytes',
+  'files.chunks.sha256',
+  'files.bm25.path',
+  'files.bm25.bytes',
+  'files.bm25.sha256',
+  'files.vectors.path',
+  'files.vectors.bytes',
+  'files.router.path',
+  'files.router.sha256',
+  'files.lexicon',
+  'files.__proto__',
+  'buildId',
+  'format',
+  'formatVersion',
+  'createdAt',
+  'builderVersion',
+  'tokenizerVersion',
+  'embedder',
+  'embedder.dimensions',
+  'embedder.id',
+  'embedder.dtype',
+  'embedder.queryPrefix',
+  'counts',
+  'counts.chunks',
+  'counts.documents',
+  'counts.byDomain',
+  'counts.byLang',
+  'counts.byDomain.car',
+  'counts.byLang.he',
+  'retrieval',
+  'retrieval.bm25Weight',
+  'retrieval.fusion',
+  'retrieval.rrfK',
+  'retrieval.bm25Pool',
+  'retrieval.vectorPool',
+  'retrieval.routeMinConfidence',
+  'retrieval.termMatch',
+  'retrieval.routeBoost',
+  'retrieval.contextBoost',
+  'retrieval.collapseTwins',
+  'retrieval.expansionWeight',
+  'retrieval.minedExpansionWeight',
+  'site',
+  'site.name',
+  'site.starters',
 ];
 const CHUNK_HEADER_PATHS = ['count', 'ids', 'parentIds', 'strings', 'ids.0', 'strings.0', 'sections', 'sections.doc', 'sections.text'];
 const BM25_HEADER_PATHS = ['chunks', 'fields', 'avgFieldLength', 'avgFieldLength.0', 'terms', 'blockSize', 'domains', 'domains.0', 'sections', 'sections.blocks', 'sections.dictionary'];
@@ -97,22 +145,65 @@ const DOCUMENT_PATHS = ['', '0', '0.file', '0.url', '0.domain', '0.lang', '0.tit
 const ROUTER_PATHS = ['', 'version', 'tokenizer', 'domains', 'terms', 'weights', 'weights.0', 'weights.0.0', 'curated', 'curated.0.domain', 'curatedBonus', 'temperature', 'minConfidence'];
 
 export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
-  fc.record({ kind: fc.constant('bitflip' as const), role, positions: fc.array(frac, { minLength: 1, maxLength: 8 }), bits: fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 8, maxLength: 8 }), vouch: fc.boolean() }).map((m) => ({ ...m, positions: m.positions.map(Number) })) as fc.Arbitrary<Mutation>,
+  fc
+    .record({
+      kind: fc.constant('bitflip' as const),
+      role,
+      positions: fc.array(frac, { minLength: 1, maxLength: 8 }),
+      bits: fc.array(fc.integer({ min: 0, max: 7 }), { minLength: 8, maxLength: 8 }),
+      vouch: fc.boolean(),
+    })
+    .map((m) => ({ ...m, positions: m.positions.map(Number) })) as fc.Arbitrary<Mutation>,
   fc.record({ kind: fc.constant('truncate' as const), role, at: frac, vouch: fc.boolean() }) as fc.Arbitrary<Mutation>,
   fc.record({ kind: fc.constant('append' as const), role, bytes: fc.array(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 64 }), vouch: fc.boolean() }) as fc.Arbitrary<Mutation>,
-  fc.record({ kind: fc.constant('overwrite' as const), role, at: frac, bytes: fc.array(fc.constantFrom(0, 0xff, 0x7f, 0x80, 0xfe, 1), { minLength: 1, maxLength: 16 }), vouch: fc.constant(true) }) as fc.Arbitrary<Mutation>,
+  fc.record({
+    kind: fc.constant('overwrite' as const),
+    role,
+    at: frac,
+    bytes: fc.array(fc.constantFrom(0, 0xff, 0x7f, 0x80, 0xfe, 1), { minLength: 1, maxLength: 16 }),
+    vouch: fc.constant(true),
+  }) as fc.Arbitrary<Mutation>,
   fc.record({ kind: fc.constant('header-length' as const), role: sectionRole, value: fc.constantFrom(0, 1, 7, 0xffffffff, 0x7fffffff, 1 << 20) }) as fc.Arbitrary<Mutation>,
   fc.record({ kind: fc.constant('swap-sections' as const), role: sectionRole, a: fc.nat(12), b: fc.nat(12) }) as fc.Arbitrary<Mutation>,
-  fc.record({ kind: fc.constant('section-range' as const), role: sectionRole, section: fc.nat(12), offset: fc.oneof(fc.constantFrom(0, 1, 2, 3, -4, 2 ** 32, 2 ** 53, 1e308, null, 'x'), fc.nat(4096)), length: fc.oneof(fc.constantFrom(0, 1, -1, 2 ** 31, 2 ** 32 + 4, 1e308, null, '8'), fc.nat(4096)) }) as fc.Arbitrary<Mutation>,
-  fc.record({ kind: fc.constant('header-field' as const), role: fc.constant('chunks' as const), path: fc.constantFrom(...CHUNK_HEADER_PATHS), value: fc.oneof(weird, fc.integer({ min: -5, max: 5000 })) }) as fc.Arbitrary<Mutation>,
-  fc.record({ kind: fc.constant('header-field' as const), role: fc.constant('bm25' as const), path: fc.constantFrom(...BM25_HEADER_PATHS), value: fc.oneof(weird, fc.integer({ min: -5, max: 100000 }), fc.constantFrom(0, 1, 2 ** 31)) }) as fc.Arbitrary<Mutation>,
+  fc.record({
+    kind: fc.constant('section-range' as const),
+    role: sectionRole,
+    section: fc.nat(12),
+    offset: fc.oneof(fc.constantFrom(0, 1, 2, 3, -4, 2 ** 32, 2 ** 53, 1e308, null, 'x'), fc.nat(4096)),
+    length: fc.oneof(fc.constantFrom(0, 1, -1, 2 ** 31, 2 ** 32 + 4, 1e308, null, '8'), fc.nat(4096)),
+  }) as fc.Arbitrary<Mutation>,
+  fc.record({
+    kind: fc.constant('header-field' as const),
+    role: fc.constant('chunks' as const),
+    path: fc.constantFrom(...CHUNK_HEADER_PATHS),
+    value: fc.oneof(weird, fc.integer({ min: -5, max: 5000 })),
+  }) as fc.Arbitrary<Mutation>,
+  fc.record({
+    kind: fc.constant('header-field' as const),
+    role: fc.constant('bm25' as const),
+    path: fc.constantFrom(...BM25_HEADER_PATHS),
+    value: fc.oneof(weird, fc.integer({ min: -5, max: 100000 }), fc.constantFrom(0, 1, 2 ** 31)),
+  }) as fc.Arbitrary<Mutation>,
   fc.record({ kind: fc.constant('varint-overflow' as const), role: fc.constant('bm25' as const), at: frac, length: fc.integer({ min: 1, max: 12 }) }) as fc.Arbitrary<Mutation>,
   fc.record({ kind: fc.constant('vector-scale' as const), index: frac, value: fc.constantFrom(Number.NaN, Infinity, -Infinity, 0, -1, 1e38, 3.4e38) }) as fc.Arbitrary<Mutation>,
   fc.record({ kind: fc.constant('duplicate-ids' as const), role: fc.constantFrom('chunks' as const, 'documents' as const), from: frac, to: frac }) as fc.Arbitrary<Mutation>,
-  fc.record({ kind: fc.constant('json-field' as const), role: fc.constant('documents' as const), path: fc.constantFrom(...DOCUMENT_PATHS), value: fc.oneof(weird, fc.integer({ min: -3, max: 10_000 })) }) as fc.Arbitrary<Mutation>,
-  fc.record({ kind: fc.constant('json-field' as const), role: fc.constant('router' as const), path: fc.constantFrom(...ROUTER_PATHS), value: fc.oneof(weird, fc.integer({ min: -3, max: 10_000 })) }) as fc.Arbitrary<Mutation>,
+  fc.record({
+    kind: fc.constant('json-field' as const),
+    role: fc.constant('documents' as const),
+    path: fc.constantFrom(...DOCUMENT_PATHS),
+    value: fc.oneof(weird, fc.integer({ min: -3, max: 10_000 })),
+  }) as fc.Arbitrary<Mutation>,
+  fc.record({
+    kind: fc.constant('json-field' as const),
+    role: fc.constant('router' as const),
+    path: fc.constantFrom(...ROUTER_PATHS),
+    value: fc.oneof(weird, fc.integer({ min: -3, max: 10_000 })),
+  }) as fc.Arbitrary<Mutation>,
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('manifest-field' as const), path: fc.constantFrom(...MANIFEST_PATHS), value: weird }) as fc.Arbitrary<Mutation> },
-  fc.record({ kind: fc.constant('manifest-bytes' as const), text: fc.constantFrom('', '{', 'null', '[]', '"x"', '{"format":"harel-chat-index","formatVersion":2}', '\uFEFF{}', '\xff\xfe') }) as fc.Arbitrary<Mutation>,
+  fc.record({
+    kind: fc.constant('manifest-bytes' as const),
+    text: fc.constantFrom('', '{', 'null', '[]', '"x"', '{"format":"harel-chat-index","formatVersion":2}', '\uFEFF{}', '\xff\xfe'),
+  }) as fc.Arbitrary<Mutation>,
   fc.record({ kind: fc.constant('raw-gzip' as const), role, positions: fc.array(frac, { minLength: 1, maxLength: 4 }) }) as fc.Arbitrary<Mutation>,
   fc.record({ kind: fc.constant('unlist' as const), role }) as fc.Arbitrary<Mutation>,
 );
@@ -171,11 +262,15 @@ export function mutate(seed: IndexFiles, m: Mutation): { manifestBytes: Uint8Arr
   };
   switch (m.kind) {
     case 'bitflip':
-      rewrite(m.role, (raw) => {
-        const out = raw.slice();
-        m.positions.forEach((p, i) => (out[at(p, out.length)] ^= 1 << m.bits[i % m.bits.length]));
-        return out;
-      }, m.vouch);
+      rewrite(
+        m.role,
+        (raw) => {
+          const out = raw.slice();
+          m.positions.forEach((p, i) => (out[at(p, out.length)] ^= 1 << m.bits[i % m.bits.length]));
+          return out;
+        },
+        m.vouch,
+      );
       break;
     case 'truncate':
       rewrite(m.role, (raw) => raw.slice(0, at(m.at, raw.length)), m.vouch);
@@ -184,11 +279,15 @@ export function mutate(seed: IndexFiles, m: Mutation): { manifestBytes: Uint8Arr
       rewrite(m.role, (raw) => Uint8Array.from([...raw, ...m.bytes]), m.vouch);
       break;
     case 'overwrite':
-      rewrite(m.role, (raw) => {
-        const out = raw.slice();
-        out.set(m.bytes.slice(0, out.length - at(m.at, out.length)), at(m.at, out.length));
-        return out;
-      }, m.vouch);
+      rewrite(
+        m.role,
+        (raw) => {
+          const out = raw.slice();
+          out.set(m.bytes.slice(0, out.length - at(m.at, out.length)), at(m.at, out.length));
+          return out;
+        },
+        m.vouch,
+      );
       break;
     case 'header-length':
       rewrite(m.role, (raw) => {
@@ -198,18 +297,22 @@ export function mutate(seed: IndexFiles, m: Mutation): { manifestBytes: Uint8Arr
       });
       break;
     case 'swap-sections':
-      rewrite(m.role, (raw) => editHeader(raw, (h) => {
-        const names = Object.keys(h.sections);
-        const a = names[m.a % names.length];
-        const b = names[m.b % names.length];
-        [h.sections[a], h.sections[b]] = [h.sections[b], h.sections[a]];
-      }));
+      rewrite(m.role, (raw) =>
+        editHeader(raw, (h) => {
+          const names = Object.keys(h.sections);
+          const a = names[m.a % names.length];
+          const b = names[m.b % names.length];
+          [h.sections[a], h.sections[b]] = [h.sections[b], h.sections[a]];
+        }),
+      );
       break;
     case 'section-range':
-      rewrite(m.role, (raw) => editHeader(raw, (h) => {
-        const names = sectionNames(raw);
-        h.sections[names[m.section % names.length]] = [m.offset, m.length];
-      }));
+      rewrite(m.role, (raw) =>
+        editHeader(raw, (h) => {
+          const names = sectionNames(raw);
+          h.sections[names[m.section % names.length]] = [m.offset, m.length];
+        }),
+      );
       break;
     case 'header-field':
       rewrite(m.role, (raw) => editHeader(raw, (h) => setPath(h, m.path, m.value)));
@@ -237,9 +340,11 @@ export function mutate(seed: IndexFiles, m: Mutation): { manifestBytes: Uint8Arr
       break;
     case 'duplicate-ids':
       if (m.role === 'chunks') {
-        rewrite('chunks', (raw) => editHeader(raw, (h) => {
-          h.ids[at(m.to, h.ids.length)] = h.ids[at(m.from, h.ids.length)];
-        }));
+        rewrite('chunks', (raw) =>
+          editHeader(raw, (h) => {
+            h.ids[at(m.to, h.ids.length)] = h.ids[at(m.from, h.ids.length)];
+          }),
+        );
       } else {
         rewrite('documents', (raw) => {
           const docs = JSON.parse(new TextDecoder().decode(raw));
@@ -336,7 +441,14 @@ export interface IndexFuzzReport {
 }
 
 /** Runs `runs` cases from `seed` (case i has seed `seed + i`); stops early after `maxFailures`. */
-export async function fuzzIndexFiles(options: { seed: number; runs: number; base?: IndexFiles; hangMs?: number; maxFailures?: number; onCase?: (i: number, caseSeed: number) => void }): Promise<IndexFuzzReport> {
+export async function fuzzIndexFiles(options: {
+  seed: number;
+  runs: number;
+  base?: IndexFiles;
+  hangMs?: number;
+  maxFailures?: number;
+  onCase?: (i: number, caseSeed: number) => void;
+}): Promise<IndexFuzzReport> {
   const started = performance.now();
   const base = options.base ?? (await buildSeedIndex());
   const hangMs = options.hangMs ?? 2000;

@@ -81,9 +81,18 @@ export async function fuzzQuestions(options: { seed: number; runs: number; slowM
           if (problem) report.failures.push({ seed: options.seed, index: i, question, problem });
           if (answer.refused) report.refused++;
           else report.answered++;
-          if (past.length === 0) history = [{ role: 'user', text: question.trim(), at: 0 }, { role: 'assistant', text: answer.text, answer, at: 1 }];
+          if (past.length === 0)
+            history = [
+              { role: 'user', text: question.trim(), at: 0 },
+              { role: 'assistant', text: answer.text, answer, at: 1 },
+            ];
         } catch (error) {
-          report.failures.push({ seed: options.seed, index: i, question, problem: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack?.split('\n').slice(1, 4).join('\n')}` : String(error) });
+          report.failures.push({
+            seed: options.seed,
+            index: i,
+            question,
+            problem: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack?.split('\n').slice(1, 4).join('\n')}` : String(error),
+          });
         }
         report.runs++;
       }

@@ -32,19 +32,28 @@ for (const target of targets) {
   if (target === 'index') {
     const r = await fuzzIndexFiles({ seed, runs: runs(1000), onCase: (i) => i % 100 === 0 && log(`index: case ${i}…`) });
     reports.index = { ...r, failures: r.failures.length };
-    log(`index: ${r.runs} mutants from seed ${seed}, each read twice (the widget's reader + search, and inspect): ${r.readOk} reads correct, refused ${JSON.stringify(r.refused)}, slowest ${r.maxMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`);
+    log(
+      `index: ${r.runs} mutants from seed ${seed}, each read twice (the widget's reader + search, and inspect): ${r.readOk} reads correct, refused ${JSON.stringify(r.refused)}, slowest ${r.maxMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`,
+    );
     for (const f of r.failures) log(`  FAIL seed ${f.seed}: ${JSON.stringify(f.mutation)}\n    ${f.problem}\n    replay: npm run fuzz -- --target index --seed ${f.seed} --runs 1`);
     failed += r.failures.length;
   } else if (target === 'questions') {
     const r = await fuzzQuestions({ seed, runs: runs(1000) });
     reports.questions = { ...r, failures: r.failures.length };
-    log(`questions: ${r.runs} answers (each question alone and as a follow-up) from seed ${seed}: ${r.answered} answered, ${r.refused} refused, p50 ${r.p50Ms.toFixed(0)} ms, p95 ${r.p95Ms.toFixed(0)} ms, max ${r.maxMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`);
-    for (const f of r.failures) log(`  FAIL seed ${f.seed}, question ${f.index} (${f.question.length} chars): ${JSON.stringify(f.question.slice(0, 120))}\n    ${f.problem}\n    replay: npm run fuzz -- --target questions --seed ${f.seed}`);
+    log(
+      `questions: ${r.runs} answers (each question alone and as a follow-up) from seed ${seed}: ${r.answered} answered, ${r.refused} refused, p50 ${r.p50Ms.toFixed(0)} ms, p95 ${r.p95Ms.toFixed(0)} ms, max ${r.maxMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`,
+    );
+    for (const f of r.failures)
+      log(
+        `  FAIL seed ${f.seed}, question ${f.index} (${f.question.length} chars): ${JSON.stringify(f.question.slice(0, 120))}\n    ${f.problem}\n    replay: npm run fuzz -- --target questions --seed ${f.seed}`,
+      );
     failed += r.failures.length;
   } else if (target === 'documents') {
     const r = await fuzzDocuments({ seed, runs: runs(500) });
     reports.documents = { ...r, failures: r.failures.length };
-    log(`documents: ${r.runs} mutated files from seed ${seed}: ${r.indexed} indexed, ${r.skipped} skipped with a reason ${JSON.stringify(r.reasons)}, slowest ${r.maxMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`);
+    log(
+      `documents: ${r.runs} mutated files from seed ${seed}: ${r.indexed} indexed, ${r.skipped} skipped with a reason ${JSON.stringify(r.reasons)}, slowest ${r.maxMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`,
+    );
     for (const f of r.failures) log(`  FAIL seed ${f.seed}: ${f.what}\n    ${f.problem}\n    replay: npm run fuzz -- --target documents --seed ${f.seed} --runs 1`);
     failed += r.failures.length;
   } else {
