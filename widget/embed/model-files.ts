@@ -57,6 +57,13 @@ async function readAll(response: Response, options: ModelFileOptions, url: strin
   return bytes;
 }
 
+/** The bytes of `url` if the device's cache holds it, else null: never the network. */
+export async function readCachedModelFile(url: string): Promise<Uint8Array<ArrayBuffer> | null> {
+  const cache = await openCache();
+  const cached = await cache?.match(url).catch(() => undefined);
+  return cached ? new Uint8Array(await cached.arrayBuffer()) : null;
+}
+
 /** The bytes of `url`, from the cache or the network (then stored). Errors name the URL. */
 export async function fetchModelFile(url: string, options: ModelFileOptions = {}): Promise<Uint8Array<ArrayBuffer>> {
   const cache = await openCache();

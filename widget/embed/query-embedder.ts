@@ -9,7 +9,7 @@ import { createError, throwIfAborted } from '../core/errors.ts';
 import { expandQ4Weights } from '../core/embedding/q4-weights.ts';
 import { createWindowedEncoder } from '../core/embedding/windowed-encoder.ts';
 import type { WorkOptions } from '../core/schema.ts';
-import { fetchModelFile, forgetCachedFiles } from './model-files.ts';
+import { fetchModelFile, forgetCachedFiles, readCachedModelFile } from './model-files.ts';
 import { modelFileUrl, resolveModelLocation, resolveWasmPaths } from './model-location.ts';
 import { configureOnnxRuntime, createOnnxEncoder } from './onnx-encoder.ts';
 import { createQueryTokenizer } from './query-tokenizer.ts';
@@ -27,6 +27,9 @@ export const QUERY_MODEL_FILE: Record<QueryDtype, string> = { q8: 'onnx/model_qu
 /** 'q4f32''s weights, beside its graph (widget/core/embedding/q4-weights.ts). */
 export const Q4F32_WEIGHTS = 'onnx/model_q4f32.q4w';
 
+/** Model files read early from the device's cache, by URL (`readCachedQueryModel`); null: not cached. */
+export type CachedModelFiles = ReadonlyMap<string, Promise<Uint8Array | null>>;
+
 export interface QueryEmbedderOptions extends WorkOptions {
   /** Model id, e.g. 'Xenova/multilingual-e5-small' or 'fixture/tiny-embedder'. */
   id: string;
@@ -38,6 +41,8 @@ export interface QueryEmbedderOptions extends WorkOptions {
   dtype?: QueryDtype;
   /** The index's query prefix (manifest embedder.queryPrefix); default 'query: '. */
   queryPrefix?: string;
+  /** Files already being read from the device's cache (`readCachedQueryModel`). */
+  cached?: CachedModelFiles;
 }
 
 /** Milliseconds from the start of the load to each step's end (they overlap: see createQueryEmbedder). */
@@ -79,6 +84,30 @@ export function forgetModelFiles(id: string, modelBase: string | null | undefine
   return forgetCachedFiles(modelFolderUrl(id, modelBase));
 }
 
+/** The files of model `id` in precision `dtype`, as the widget reads them. */
+function queryModelFiles(dtype: QueryDtype): string[] {
+  return ['tokenizer.json', 'tokenizer_config.json', QUERY_MODEL_FILE[dtype], ...(dtype === 'q4f32' ? [Q4F32_WEIGHTS] : [])];
+}
+
+/**
+ * Starts reading the query model's files from the device's cache, never from the network: the
+ * search worker calls it as soon as the index's manifest is known, so a returning visitor's
+ * model is read while the index decodes. A first visit finds nothing here and downloads the
+ * model only after the index answers, as before (its bytes never compete with the index's).
+ */
+export function readCachedQueryModel(id: string, modelBase: string | null | undefined, dtype: QueryDtype): CachedModelFiles {
+  const location = resolveModelLocation(modelBase);
+  const reads = new Map<string, Promise<Uint8Array | null>>();
+  for (const file of queryModelFiles(dtype)) {
+    const url = modelFileUrl(location, id, file);
+    reads.set(
+      url,
+      readCachedModelFile(url).catch(() => null),
+    );
+  }
+  return reads;
+}
+
 const decodeJson = (bytes: Uint8Array, file: string): unknown => {
   try {
     return JSON.parse(new TextDecoder().decode(bytes));
@@ -90,7 +119,7 @@ const decodeJson = (bytes: Uint8Array, file: string): unknown => {
 export async function createQueryEmbedder(options: QueryEmbedderOptions): Promise<QueryEmbedder> {
   const { id, signal, onProgress, dtype = 'q8', queryPrefix = 'query: ' } = options;
   const location = resolveModelLocation(options.modelBase);
-  const files = ['tokenizer.json', 'tokenizer_config.json', QUERY_MODEL_FILE[dtype], ...(dtype === 'q4f32' ? [Q4F32_WEIGHTS] : [])];
+  const files = queryModelFiles(dtype);
   // Bytes over all the model's files, not per file: a counter that restarted with each file
   // would read as a download going backwards.
   const progress = new Map<string, { loaded: number; total: number }>();
@@ -108,7 +137,15 @@ export async function createQueryEmbedder(options: QueryEmbedderOptions): Promis
   try {
     configureOnnxRuntime(resolveWasmPaths(options.wasmPaths));
     const started = performance.now();
-    const [tokenizerJson, tokenizerConfig, model, weights] = files.map((file) => fetchModelFile(modelFileUrl(location, id, file), { signal, onBytes: (loaded, total) => report(file, loaded, total) }));
+    const [tokenizerJson, tokenizerConfig, model, weights] = files.map(async (file) => {
+      const url = modelFileUrl(location, id, file);
+      const early = await options.cached?.get(url);
+      if (early) {
+        report(file, early.byteLength, early.byteLength);
+        return early;
+      }
+      return fetchModelFile(url, { signal, onBytes: (loaded, total) => report(file, loaded, total) });
+    });
     // Each is awaited below; marked handled so one failing first leaves no stray rejection behind.
     for (const file of [tokenizerJson, tokenizerConfig, model, weights]) file?.catch(() => undefined);
     // The session starts as soon as the model's bytes are in: onnxruntime compiles its wasm on
@@ -127,7 +164,7 @@ export async function createQueryEmbedder(options: QueryEmbedderOptions): Promis
     const tokenizer = createQueryTokenizer(decodeJson(await tokenizerJson, 'tokenizer.json'), decodeJson(await tokenizerConfig, 'tokenizer_config.json'));
     timings.tokenizer = performance.now() - started;
     const onnx = await session;
-    const encoder = createWindowedEncoder({ ...tokenizer, run: onnx.run });
+    const encoder = createWindowedEncoder({ ...tokenizer, run: onnx.run }, { firstWindowOnly: true });
     let probe: Float32Array;
     try {
       // Proven by one embedding: a file can load and still fail to run (a wrong input, an operator the build lacks).

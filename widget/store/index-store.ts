@@ -19,6 +19,8 @@ export interface LoadStoredIndexOptions extends WorkOptions {
   /** URL of the index's manifest.json. In the search worker it arrives absolute: a worker started from a blob: URL has no address a relative one resolves against. */
   manifestUrl: string;
   fetch?: typeof fetch;
+  /** Called with the manifest of the build about to be read, as soon as it is known (before its files). */
+  onManifest?: (manifest: IndexManifest) => void;
   /** Where builds are kept; default IndexedDB. */
   openStorage?: () => Promise<BuildStorage>;
 }
@@ -66,6 +68,7 @@ export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<
 
   const fromStored = async (build: StoredBuild, indexError: IndexProblem | null): Promise<StoredIndexResult> => {
     const manifest = parseManifest(decodeJson(build.manifest));
+    options.onManifest?.(manifest);
     const index = await inflateBuild(manifest, build.files, options);
     return { index, fromCache: true, storageWarning, indexError };
   };
@@ -100,6 +103,7 @@ export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<
       notFound: () => createError('INDEX_NOT_FOUND', indexKey),
     });
     manifest = parseManifest(decodeJson(manifestBytes));
+    options.onManifest?.(manifest);
   } catch (error) {
     return fallBack(error instanceof SyntaxError ? createError('INDEX_CORRUPT', 'manifest.json', error.message) : error);
   }

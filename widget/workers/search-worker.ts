@@ -14,7 +14,8 @@
  */
 import { asHarelError, createError } from '../core/errors.ts';
 import type { LoadedIndex } from '../core/format/read-index.ts';
-import type { QueryEmbedder } from '../embed/query-embedder.ts';
+import type { IndexManifest } from '../core/format/manifest.ts';
+import type { CachedModelFiles, QueryEmbedder } from '../embed/query-embedder.ts';
 import { LocalSearchService } from '../search/local-search-service.ts';
 import { loadStoredIndex } from '../store/index-store.ts';
 import type { Progress } from '../core/schema.ts';
@@ -36,7 +37,7 @@ function serialize(error: unknown): SerializedError {
 const PROGRESS_INTERVAL_MS = 250;
 
 /** The embedder for the index's vectors, or why there is none (search then runs BM25-only). */
-async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, signal: AbortSignal, onProgress: (progress: Progress) => void) {
+async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, signal: AbortSignal, onProgress: (progress: Progress) => void, cached: CachedModelFiles | undefined) {
   const info = index.manifest.embedder;
   if (!info || !index.vectors) return { embedder: null, embedderError: null };
   const model = options.embedder ?? info.id;
@@ -48,6 +49,7 @@ async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, sign
       wasmPaths: options.wasmPaths,
       queryPrefix: info.queryPrefix,
       dtype: info.queryDtype ?? info.dtype ?? 'q8',
+      cached,
       signal,
       onProgress,
     });
@@ -64,8 +66,28 @@ async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, sign
   }
 }
 
+/**
+ * A returning visitor's query model, read from the device's cache while the index decodes
+ * (never downloaded before the index answers: widget/embed/query-embedder.ts, readCachedQueryModel).
+ */
+function readModelEarly(manifest: IndexManifest, options: WorkerLoadOptions): Promise<CachedModelFiles> | undefined {
+  const info = manifest.embedder;
+  if (!info || !manifest.files.vectors) return undefined;
+  const read = import('../embed/query-embedder.ts').then(({ readCachedQueryModel }) => readCachedQueryModel(options.embedder ?? info.id, options.modelBase, info.queryDtype ?? info.dtype ?? 'q8'));
+  read.catch(() => undefined);
+  return read;
+}
+
 async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal): Promise<void> {
-  const stored = await loadStoredIndex({ manifestUrl: options.manifestUrl, signal, onProgress: (progress) => post({ type: 'progress', id, progress }) });
+  let early: Promise<CachedModelFiles> | undefined;
+  const stored = await loadStoredIndex({
+    manifestUrl: options.manifestUrl,
+    signal,
+    onProgress: (progress) => post({ type: 'progress', id, progress }),
+    onManifest: (manifest) => {
+      early ??= readModelEarly(manifest, options);
+    },
+  });
   const manifest = stored.index.manifest;
   const wantsModel = Boolean(manifest.embedder && stored.index.vectors);
   const fresh = new LocalSearchService({ loader: async () => stored, embedderLoading: wantsModel });
@@ -83,13 +105,21 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
   if (!wantsModel) return;
 
   let lastPost = 0;
-  const next = await loadEmbedder(stored.index, options, signal, (progress) => {
-    fresh.setEmbedderDownload(progress.total ? { loaded: progress.done, total: progress.total } : null);
-    const now = performance.now();
-    if (now - lastPost < PROGRESS_INTERVAL_MS && progress.done !== progress.total) return;
-    lastPost = now;
-    post({ type: 'info', id, info: report() });
-  });
+  const cached = await early?.catch(() => undefined);
+  early = undefined;
+  const next = await loadEmbedder(
+    stored.index,
+    options,
+    signal,
+    (progress) => {
+      fresh.setEmbedderDownload(progress.total ? { loaded: progress.done, total: progress.total } : null);
+      const now = performance.now();
+      if (now - lastPost < PROGRESS_INTERVAL_MS && progress.done !== progress.total) return;
+      lastPost = now;
+      post({ type: 'info', id, info: report() });
+    },
+    cached,
+  );
   if (service !== fresh || signal.aborted) {
     // A newer load took over while the model loaded: it is not this index's any more.
     await next.embedder?.dispose().catch(() => undefined);

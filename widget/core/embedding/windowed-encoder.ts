@@ -29,8 +29,21 @@ export interface WindowedEncoder {
   tokenIds(text: string): number[];
 }
 
-export function createWindowedEncoder(parts: EncoderParts, maxLength = 512): WindowedEncoder {
-  const { contentIds, special, pad } = parts;
+export interface WindowedEncoderOptions {
+  /** Tokens a window holds, `<s>` and `</s>` included (the model's maximum). */
+  maxLength?: number;
+  /**
+   * Only the first window of each text (its first maxLength − 2 content tokens): what a question
+   * is embedded from in the widget, so a hostile 7,000-character question costs one window, not
+   * fifteen (10–20 s measured on the real E5). BM25 still reads all of it.
+   */
+  firstWindowOnly?: boolean;
+}
+
+export function createWindowedEncoder(parts: EncoderParts, options: WindowedEncoderOptions | number = {}): WindowedEncoder {
+  const { maxLength = 512, firstWindowOnly = false } = typeof options === 'number' ? { maxLength: options } : options;
+  const { special, pad } = parts;
+  const contentIds = firstWindowOnly ? (text: string) => parts.contentIds(text).slice(0, maxLength - 2) : parts.contentIds;
   return {
     countTokens: (text) => contentIds(text).length + 2,
     tokenIds: (text) => [special.bos, ...contentIds(text), special.eos],
