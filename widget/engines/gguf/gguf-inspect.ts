@@ -48,8 +48,8 @@ export function probeGgufHeader(bytes: Uint8Array, url: string): GgufHeader {
   const version = view.getUint32(4, true);
   if (version < 2 || version > 3) throw createError('GGUF_FILE_INVALID', url, `GGUF version ${version}; versions 2 and 3 are read`);
   let architecture: string | null = null;
-  // The first key/value pair: u64 key length, key, u32 type (8 = string), u64 length, value.
-  const keyLength = Number(view.getBigUint64(24, true));
+  // The first key/value pair (a file cut inside its counts has none: found by the model-file fuzzer): u64 key length, key, u32 type (8 = string), u64 length, value.
+  const keyLength = bytes.length >= 32 ? Number(view.getBigUint64(24, true)) : Number.POSITIVE_INFINITY;
   if (keyLength < 256 && 32 + keyLength + 12 <= bytes.length) {
     const key = new TextDecoder().decode(bytes.subarray(32, 32 + keyLength));
     const type = view.getUint32(32 + keyLength, true);
@@ -75,8 +75,16 @@ export function inspectGguf(head: Uint8Array, fileBytes: number, url: string): G
   }
   const summary = summarizeGguf(meta);
   checkArchitecture(summary.architecture, url);
-  const expectedBytes = tensorExtent(head, meta);
-  if (expectedBytes !== null && fileBytes < expectedBytes) {
+  let expectedBytes: number | null;
+  try {
+    expectedBytes = tensorExtent(head, meta);
+  } catch (error) {
+    // Past the bytes read: `inspectGgufBlob` reads more, unless these were all the file has.
+    if (head.length < fileBytes) throw error;
+    throw createError('GGUF_FILE_INVALID', url, `its tensor descriptions run past the end of the file (${fileBytes} bytes): cut short or damaged`);
+  }
+  // Not `fileBytes < expectedBytes`: a damaged tensor shape can make the extent NaN.
+  if (expectedBytes !== null && !(fileBytes >= expectedBytes)) {
     throw createError('GGUF_FILE_INVALID', url, `truncated: ${fileBytes} bytes where its tensors need ${expectedBytes}`);
   }
   return { summary, format: promptFormat(summary, meta), expectedBytes };
