@@ -116,6 +116,17 @@ const decodeJson = (bytes: Uint8Array, file: string): unknown => {
   }
 };
 
+/** The highest token id of a tokenizer.json (its vocabulary and added tokens), null if it says none. */
+function lastTokenId(spec: unknown): number | null {
+  const { model, added_tokens } = (spec ?? {}) as { model?: { vocab?: unknown }; added_tokens?: { id?: unknown }[] };
+  const vocab = model?.vocab;
+  const ids = Array.isArray(vocab) ? [vocab.length - 1] : vocab && typeof vocab === 'object' ? Object.values(vocab) : [];
+  if (Array.isArray(added_tokens)) ids.push(...added_tokens.map((t) => t?.id));
+  let last = -1;
+  for (const id of ids) if (Number.isSafeInteger(id) && (id as number) > last) last = id as number;
+  return last >= 0 ? last : null;
+}
+
 export async function createQueryEmbedder(options: QueryEmbedderOptions): Promise<QueryEmbedder> {
   const { id, signal, onProgress, dtype = 'q8', queryPrefix = 'query: ' } = options;
   const location = resolveModelLocation(options.modelBase);
@@ -161,7 +172,8 @@ export async function createQueryEmbedder(options: QueryEmbedderOptions): Promis
       return onnx;
     });
     session.catch(() => undefined);
-    const tokenizer = createQueryTokenizer(decodeJson(await tokenizerJson, 'tokenizer.json'), decodeJson(await tokenizerConfig, 'tokenizer_config.json'));
+    const tokenizerSpec = decodeJson(await tokenizerJson, 'tokenizer.json');
+    const tokenizer = createQueryTokenizer(tokenizerSpec, decodeJson(await tokenizerConfig, 'tokenizer_config.json'));
     timings.tokenizer = performance.now() - started;
     const onnx = await session;
     const encoder = createWindowedEncoder({ ...tokenizer, run: onnx.run }, { firstWindowOnly: true });
@@ -169,6 +181,10 @@ export async function createQueryEmbedder(options: QueryEmbedderOptions): Promis
     try {
       // Proven by one embedding: a file can load and still fail to run (a wrong input, an operator the build lacks).
       probe = (await encoder.encode([queryPrefix]))[0];
+      // Another model's file (a smaller vocabulary) runs the probe and then fails on a question's
+      // rarer pieces: its table must hold the tokenizer's last id (found by the model-file fuzzer).
+      const last = lastTokenId(tokenizerSpec);
+      if (last !== null) await onnx.run(BigInt64Array.of(BigInt(tokenizer.special.bos), BigInt(last), BigInt(tokenizer.special.eos)), BigInt64Array.of(1n, 1n, 1n), 1, 3);
       timings.probe = performance.now() - started;
     } catch (error) {
       await onnx.dispose().catch(() => undefined);
