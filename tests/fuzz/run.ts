@@ -5,12 +5,14 @@
  *   npm run fuzz                               every target, seed 27
  *   npm run fuzz -- --target index --seed 5    one target from seed 5
  *   npm run fuzz -- --target index --seed 1234 --runs 1   replays one index case
+ *   npm run fuzz -- --target models --seed 38 --runs 1    replays one model-file case
  *   npm run fuzz -- --json                     the report as JSON (docs/reliability.md's figures)
  */
 import { parseArgs } from 'node:util';
 import { fuzzIndexFiles } from './index-files.ts';
 import { fuzzQuestions } from './questions.ts';
 import { fuzzDocuments } from './documents.ts';
+import { fuzzModelFiles } from './model-files.ts';
 
 const { values } = parseArgs({
   options: {
@@ -18,12 +20,13 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '27' },
     runs: { type: 'string' },
     json: { type: 'boolean' },
+    verbose: { type: 'boolean' },
   },
 });
 const seed = Number(values.seed);
 if (!Number.isSafeInteger(seed)) throw new Error(`--seed ${values.seed} is not an integer`);
 const runs = (fallback: number) => (values.runs ? Number(values.runs) : fallback);
-const targets = values.target === 'all' ? ['index', 'questions', 'documents'] : String(values.target).split(',');
+const targets = values.target === 'all' ? ['index', 'questions', 'documents', 'models'] : String(values.target).split(',');
 const reports: Record<string, unknown> = {};
 let failed = 0;
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -56,8 +59,22 @@ for (const target of targets) {
     );
     for (const f of r.failures) log(`  FAIL seed ${f.seed}: ${f.what}\n    ${f.problem}\n    replay: npm run fuzz -- --target documents --seed ${f.seed} --runs 1`);
     failed += r.failures.length;
+  } else if (target === 'models') {
+    const r = await fuzzModelFiles({
+      seed,
+      runs: runs(1000),
+      onCase: (i) => i % 100 === 0 && log(`models: case ${i}…`),
+      onOutcome: values.verbose ? (s, m, o) => log(`  ${s} ${JSON.stringify(m)} → ${JSON.stringify(o)}`) : undefined,
+    });
+    reports.models = { ...r, failures: r.failures.length };
+    for (const line of r.missing) log(`models: SKIPPED ${line}`);
+    log(
+      `models: ${r.runs} mutated model files from seed ${seed} (${JSON.stringify(r.byTarget)}): ${r.loaded} loaded and embedded/read, refused ${JSON.stringify(r.refused)}, skipped ${JSON.stringify(r.skipped)}, slowest ${r.maxMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`,
+    );
+    for (const f of r.failures) log(`  FAIL seed ${f.seed}: ${JSON.stringify(f.mutation)}\n    ${f.problem}\n    replay: npm run fuzz -- --target models --seed ${f.seed} --runs 1`);
+    failed += r.failures.length;
   } else {
-    throw new Error(`unknown --target ${target} (index, questions, documents)`);
+    throw new Error(`unknown --target ${target} (index, questions, documents, models)`);
   }
 }
 if (values.json) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);

@@ -1,7 +1,8 @@
 /**
  * The short run of `npm run fuzz` (issue 27), fixed seeds: index-file mutants through the widget's
  * reader and `inspect`, hostile questions through the answer loop, mutated documents through
- * ingest. Plus every failing case the full runs found, by its seed. About 30–60 s on 2 cores.
+ * ingest, mutated model files through the query embedder's load and the GGUF checks. Plus every
+ * failing case the full runs found, by its seed. About 30 s on 2 cores.
  */
 import { mkdtemp, rm, writeFile, mkdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,8 @@ import { buildSeedIndex, fuzzIndexFiles, mutate, mutation, readMutant, type Inde
 import { fuzzQuestions } from '../../fuzz/questions.ts';
 import { fuzzDocuments } from '../../fuzz/documents.ts';
 import { DEMO_CORPUS } from '../../fuzz/corpus.ts';
+import { caseMutation, E5_DIR, fuzzModelFiles, loadModelSets, runModelCase } from '../../fuzz/model-files.ts';
+import { existsSync } from 'node:fs';
 
 let base: IndexFiles;
 beforeAll(async () => {
@@ -94,4 +97,35 @@ describe('documents through ingest (fuzzed)', () => {
       expect(r.skipped).toEqual([expect.objectContaining({ file: 'car/policy.pdf', code: 'PDF_UNREADABLE' })]);
     });
   });
+});
+
+describe('model files (fuzzed)', () => {
+  it('20 mutants from seed 27 (tiny embedder q8 and q4f32, a tiny GGUF, the real E5 and GGUF when models/ has them): each refused with its code, or loads and embeds', async () => {
+    const r = await fuzzModelFiles({ seed: 27, runs: 20 });
+    for (const line of r.missing) console.warn(`model-file fuzz: ${line}`);
+    expect(r.failures, JSON.stringify(r.failures.slice(0, 3), null, 1)).toEqual([]);
+    expect(r.runs).toBe(20);
+    expect(Object.keys(r.refused).every((code) => ['EMBEDDER_UNAVAILABLE', 'GGUF_FILE_INVALID', 'GGUF_ARCH_UNSUPPORTED'].includes(code))).toBe(true);
+    expect(r.loaded).toBeGreaterThan(0);
+  }, 60_000);
+
+  // Found by the full runs (seed 27, 300 and 1,000 cases), each fixed: a GGUF cut short or damaged
+  // inside its counts or tensor descriptions threw a plain Error or a RangeError from the widget's
+  // checks (reported as MODEL_LOAD_FAILED, not GGUF_FILE_INVALID); the tiny embedder's ONNX in
+  // the real E5's place passed the load's probe and then failed every question holding a piece
+  // past its 3,893 (now refused at load: the probe runs the tokenizer's last id).
+  let sets: ReturnType<typeof loadModelSets> | undefined;
+  const FOUND: [number, string, string, boolean][] = [
+    [38, 'the tiny GGUF cut at 46 %, inside its tensor descriptions', 'GGUF_FILE_INVALID', true],
+    [133, 'the tiny GGUF with bits flipped in its first kilobyte (a tensor name length)', 'GGUF_FILE_INVALID', true],
+    [268, 'the tiny GGUF cut at 47 %', 'GGUF_FILE_INVALID', true],
+    [795, 'the tiny GGUF cut to 31 bytes, inside its counts', 'GGUF_FILE_INVALID', true],
+    [705, "the tiny embedder's ONNX file in the real E5's place", 'EMBEDDER_UNAVAILABLE', existsSync(`${E5_DIR}onnx/model_q4f32.onnx`)],
+  ];
+  for (const [seed, what, code, runnable] of FOUND) {
+    it.skipIf(!runnable)(`case seed ${seed} (${what}) is refused as ${code}`, async () => {
+      const outcome = await runModelCase(await (sets ??= loadModelSets()), caseMutation(seed));
+      expect(outcome).toMatchObject({ result: 'refused', code });
+    });
+  }
 });
