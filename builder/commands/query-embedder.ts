@@ -4,6 +4,7 @@
  */
 import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
 import type { SearchMode } from '../../widget/core/retrieval/retriever.ts';
+import { createError } from '../../widget/core/errors.ts';
 import type { Embedder } from '../embed/embedder.ts';
 
 export interface QueryEmbedderOptions {
@@ -14,21 +15,19 @@ export interface QueryEmbedderOptions {
   dtype?: 'fp32' | 'q8' | 'q4';
 }
 
-const nodeDtype = (dtype: 'q8' | 'q4' | 'fp32' | 'q4f32' | undefined) => (dtype === 'q4f32' ? 'fp32' : dtype);
-
 export async function loadQueryEmbedder(index: LoadedIndex, options: QueryEmbedderOptions): Promise<Embedder | null> {
   const info = index.manifest.embedder;
   if (!info || options.mode === 'bm25' || !index.vectors) return null;
+  // The widget's file for questions (queryDtype), so that Node and the browser rank alike.
+  const dtype = options.dtype ?? info.queryDtype ?? info.dtype ?? 'q8';
+  if (dtype === 'q4i8' || dtype === 'q4f32') {
+    // A .q4w pair only the widget's code reads: run that code here too.
+    if (!options.modelDir) throw createError('EMBEDDER_LOAD_FAILED', info.id, `the index embeds questions with its ${dtype} files, which are read from a local folder only`);
+    const { loadWidgetQueryEmbedder } = await import('../embed/widget-query-embedder.ts');
+    return loadWidgetQueryEmbedder({ model: info.id, modelDir: options.modelDir, dtype, prefix: info.queryPrefix });
+  }
   const { loadEmbedder } = await import('../embed/embedder.ts');
-  return loadEmbedder({
-    model: info.id,
-    modelDir: options.modelDir,
-    allowRemote: options.allowRemote ?? false,
-    // The widget's file for questions (queryDtype), so that Node and the browser rank alike;
-    // 'q4f32' (the widget's own pair) as 'fp32': the same weights and products, one file.
-    dtype: options.dtype ?? nodeDtype(info.queryDtype) ?? info.dtype ?? 'q8',
-    prefix: info.queryPrefix,
-  });
+  return loadEmbedder({ model: info.id, modelDir: options.modelDir, allowRemote: options.allowRemote ?? false, dtype, prefix: info.queryPrefix });
 }
 
 export async function embedQuery(embedder: Embedder | null, query: string): Promise<Float32Array | null> {

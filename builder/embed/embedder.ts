@@ -15,7 +15,8 @@ export interface Embedder {
   /** The model id, as given (e.g. 'Xenova/multilingual-e5-small'). */
   readonly id: string;
   readonly dimensions: number;
-  readonly dtype: EmbedderDtype;
+  /** The ONNX file it runs; 'q4f32'/'q4i8' are the widget's question pairs (builder/embed/widget-query-embedder.ts). */
+  readonly dtype: EmbedderDtype | 'q4f32' | 'q4i8';
   /**
    * A hash of what the model makes of a fixed probe text, and of the prefix: it changes when the
    * weights, the tokenizer, the dtype or the prefix change under the same id, so caches can tell
@@ -67,7 +68,7 @@ function describeLoadFailure(error: unknown, options: LoadEmbedderOptions): stri
   return message;
 }
 
-function fingerprintOf(vector: Float32Array, dtype: EmbedderDtype, prefix: string): string {
+export function fingerprintOf(vector: Float32Array, dtype: string, prefix: string): string {
   // Rounded so that last-bit differences between CPUs do not invalidate a cache.
   const rounded = Array.from(vector, (x) => Math.round(x * 1e4));
   return createHash('sha256')

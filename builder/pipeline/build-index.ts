@@ -226,7 +226,8 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
         passagePrefix: PASSAGE_PREFIX,
         queryPrefix: QUERY_PREFIX,
         fixture: embedder.id === FIXTURE_EMBEDDER,
-        dtype: embedder.dtype,
+        // Passages are embedded by transformers.js, which reads no .q4w pair.
+        dtype: embedder.dtype === 'q4f32' || embedder.dtype === 'q4i8' ? 'fp32' : embedder.dtype,
         ...(queryDtype && queryDtype !== embedder.dtype ? { queryDtype } : {}),
       };
     }

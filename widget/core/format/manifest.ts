@@ -48,12 +48,12 @@ export interface EmbedderInfo {
   dtype?: 'q8' | 'q4' | 'fp32';
   /**
    * The file the widget embeds questions with, when not `dtype`: the same weights in a form that
-   * runs faster in a browser's WebAssembly (the converted E5: passages 'q4', questions 'q4f32',
-   * onnx/model_q4f32.onnx with its .q4w weights: widget/core/embedding/q4-weights.ts). Node's
-   * eval reads 'q4f32' as 'fp32' (onnx/model.onnx: the same weights, the same products).
+   * runs faster in a browser's WebAssembly (the converted E5: passages 'q4', questions 'q4i8',
+   * onnx/model_q4i8.onnx with its .q4w weights: widget/core/embedding/q4-weights.ts; Node's eval
+   * runs the widget's own code for it: builder/embed/widget-query-embedder.ts).
    * Absent: `dtype`.
    */
-  queryDtype?: 'q8' | 'q4' | 'fp32' | 'q4f32';
+  queryDtype?: 'q8' | 'q4' | 'fp32' | 'q4f32' | 'q4i8';
 }
 
 export interface CountTable {
