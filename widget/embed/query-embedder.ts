@@ -9,32 +9,17 @@ import { createError, throwIfAborted } from '../core/errors.ts';
 import { expandQ4Weights } from '../core/embedding/q4-weights.ts';
 import { createWindowedEncoder } from '../core/embedding/windowed-encoder.ts';
 import type { WorkOptions } from '../core/schema.ts';
-import { fetchModelFile, forgetCachedFiles, readCachedModelFile } from './model-files.ts';
+import { fetchModelFile, forgetCachedFiles } from './model-files.ts';
+import { type CachedModelFiles, type QueryDtype, queryModelFiles } from './query-model-files.ts';
 import { modelFileUrl, resolveModelLocation, resolveWasmPaths } from './model-location.ts';
 import { configureOnnxRuntime, createOnnxEncoder } from './onnx-encoder.ts';
 import { createQueryTokenizer } from './query-tokenizer.ts';
 
 export { MODEL_CACHE } from './model-files.ts';
+export { type CachedModelFiles, QUERY_MODEL_FILE, type QueryDtype, q4wFileOf, readCachedQueryModel } from './query-model-files.ts';
 
 /** Where query embedding runs: onnxruntime's wasm (onnx-encoder.ts says why never WebGPU). */
 export type EmbedDevice = 'wasm';
-
-export type QueryDtype = 'q8' | 'q4' | 'fp32' | 'q4f32' | 'q4i8';
-
-/** The ONNX file of each precision, as transformers.js names them on the hub ('q4f32' is ours). */
-export const QUERY_MODEL_FILE: Record<QueryDtype, string> = {
-  q8: 'onnx/model_quantized.onnx',
-  q4: 'onnx/model_q4.onnx',
-  fp32: 'onnx/model.onnx',
-  q4f32: 'onnx/model_q4f32.onnx',
-  q4i8: 'onnx/model_q4i8.onnx',
-};
-
-/** The 4-bit weights beside a 'q4f32' or 'q4i8' graph (widget/core/embedding/q4-weights.ts), else null. */
-export const q4wFileOf = (dtype: QueryDtype): string | null => (dtype === 'q4f32' || dtype === 'q4i8' ? QUERY_MODEL_FILE[dtype].replace(/\.onnx$/, '.q4w') : null);
-
-/** Model files read early from the device's cache, by URL (`readCachedQueryModel`); null: not cached. */
-export type CachedModelFiles = ReadonlyMap<string, Promise<Uint8Array | null>>;
 
 export interface QueryEmbedderOptions extends WorkOptions {
   /** Model id, e.g. 'Xenova/multilingual-e5-small' or 'fixture/tiny-embedder'. */
@@ -88,31 +73,6 @@ export function modelFolderUrl(id: string, modelBase: string | null | undefined)
  */
 export function forgetModelFiles(id: string, modelBase: string | null | undefined): Promise<number> {
   return forgetCachedFiles(modelFolderUrl(id, modelBase));
-}
-
-/** The files of model `id` in precision `dtype`, as the widget reads them. */
-function queryModelFiles(dtype: QueryDtype): string[] {
-  const weights = q4wFileOf(dtype);
-  return ['tokenizer.json', 'tokenizer_config.json', QUERY_MODEL_FILE[dtype], ...(weights ? [weights] : [])];
-}
-
-/**
- * Starts reading the query model's files from the device's cache, never from the network: the
- * search worker calls it as soon as the index's manifest is known, so a returning visitor's
- * model is read while the index decodes. A first visit finds nothing here and downloads the
- * model only after the index answers, as before (its bytes never compete with the index's).
- */
-export function readCachedQueryModel(id: string, modelBase: string | null | undefined, dtype: QueryDtype): CachedModelFiles {
-  const location = resolveModelLocation(modelBase);
-  const reads = new Map<string, Promise<Uint8Array | null>>();
-  for (const file of queryModelFiles(dtype)) {
-    const url = modelFileUrl(location, id, file);
-    reads.set(
-      url,
-      readCachedModelFile(url).catch(() => null),
-    );
-  }
-  return reads;
 }
 
 const decodeJson = (bytes: Uint8Array, file: string): unknown => {

@@ -15,7 +15,8 @@
 import { asHarelError, createError } from '../core/errors.ts';
 import type { LoadedIndex } from '../core/format/read-index.ts';
 import type { IndexManifest } from '../core/format/manifest.ts';
-import type { CachedModelFiles, QueryEmbedder } from '../embed/query-embedder.ts';
+import type { QueryEmbedder } from '../embed/query-embedder.ts';
+import { type CachedModelFiles, readCachedQueryModel } from '../embed/query-model-files.ts';
 import { LocalSearchService } from '../search/local-search-service.ts';
 import { loadStoredIndex } from '../store/index-store.ts';
 import type { Progress } from '../core/schema.ts';
@@ -70,16 +71,14 @@ async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, sign
  * A returning visitor's query model, read from the device's cache while the index decodes
  * (never downloaded before the index answers: widget/embed/query-embedder.ts, readCachedQueryModel).
  */
-function readModelEarly(manifest: IndexManifest, options: WorkerLoadOptions): Promise<CachedModelFiles> | undefined {
+function readModelEarly(manifest: IndexManifest, options: WorkerLoadOptions): CachedModelFiles | undefined {
   const info = manifest.embedder;
   if (!info || !manifest.files.vectors) return undefined;
-  const read = import('../embed/query-embedder.ts').then(({ readCachedQueryModel }) => readCachedQueryModel(options.embedder ?? info.id, options.modelBase, info.queryDtype ?? info.dtype ?? 'q8'));
-  read.catch(() => undefined);
-  return read;
+  return readCachedQueryModel(options.embedder ?? info.id, options.modelBase, info.queryDtype ?? info.dtype ?? 'q8');
 }
 
 async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal): Promise<void> {
-  let early: Promise<CachedModelFiles> | undefined;
+  let early: CachedModelFiles | undefined;
   const stored = await loadStoredIndex({
     manifestUrl: options.manifestUrl,
     signal,
@@ -105,7 +104,7 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
   if (!wantsModel) return;
 
   let lastPost = 0;
-  const cached = await early?.catch(() => undefined);
+  const cached = early;
   early = undefined;
   const next = await loadEmbedder(
     stored.index,
