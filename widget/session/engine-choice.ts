@@ -4,8 +4,10 @@
  *   1. web-llm, where WebGPU has a real (hardware) adapter, web-llm has a build of the model this
  *      adapter can run (shader-f16 or a q4f32 twin), and the device reports at least 4 GB of memory
  *      (or does not say: `navigator.deviceMemory` is Chromium-only);
- *   2. else the GGUF engine (llama.cpp in WebAssembly), where WebAssembly exists and the site serves
- *      a GGUF model (the probe found it, or it is already in the browser's cache);
+ *   2. else the GGUF engine (llama.cpp in WebAssembly), where WebAssembly exists, the site serves
+ *      a GGUF model (the probe found it, or it is already in the browser's cache), and that model
+ *      was not measured to answer nothing better than quotation (its gate, answer-gate.ts: a
+ *      download of hundreds of MB for answers quotation would give anyway is no offer);
  *   3. else none: the extractive answerer, which needs neither, answers by quotation.
  *
  * `llm-engine="webllm"` and `llm-engine="gguf"` skip the choice and ask for one engine; "auto"
@@ -28,6 +30,13 @@ export interface DeviceFacts {
   hasWebAssembly: boolean;
   /** Whether the GGUF model is reachable (served, or cached for offline use). */
   ggufAvailable: boolean;
+  /**
+   * Whether the served GGUF model may answer any question (its measured gate, answer-gate.ts);
+   * false for a model measured to lose to quotation everywhere. Absent: yes.
+   */
+  ggufAnswers?: boolean;
+  /** The GGUF model's name, for the reason. */
+  ggufModelId?: string;
   /** mode="llm": a software WebGPU adapter is accepted for web-llm when it was asked for by name. */
   allowSoftwareGpu?: boolean;
 }
@@ -44,6 +53,10 @@ export function chooseEngine(setting: EngineSetting, facts: DeviceFacts): Engine
   if (setting === 'webllm') return webllm.ok ? { engine: 'webllm', reason: webllm.reason } : { engine: 'extractive', reason: webllm.reason };
   if (setting === 'gguf') return gguf.ok ? { engine: 'gguf', reason: gguf.reason } : { engine: 'extractive', reason: gguf.reason };
   if (webllm.ok) return { engine: 'webllm', reason: webllm.reason };
+  if (gguf.ok && facts.ggufAnswers === false) {
+    const name = facts.ggufModelId ?? 'the GGUF model';
+    return { engine: 'extractive', reason: `${name} was measured to answer no question better than quotation, so it is not offered (gguf-answers="all" offers it anyway); web-llm: ${webllm.reason}` };
+  }
   if (gguf.ok) return { engine: 'gguf', reason: `${gguf.reason}; web-llm not chosen: ${webllm.reason}` };
   return { engine: 'extractive', reason: `web-llm: ${webllm.reason}; GGUF: ${gguf.reason}` };
 }

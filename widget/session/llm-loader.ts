@@ -72,12 +72,15 @@ export async function probeLlmSupport(options: LlmOptions): Promise<LlmSupport> 
   if (options.engine === 'webllm') return probeWebLlm(options.model, report, options);
   const { GgufEngine } = await import('../engines/gguf/gguf-engine.ts');
   const gguf = await GgufEngine.probe(options.ggufUrl);
+  const { gateAnswersAny, gateFor } = await import('../engines/gguf/answer-gate.ts');
   const decision = chooseEngine(options.engine, {
     gpu: report,
     webllmVariant: chooseModelVariant(options.model, report),
     deviceMemoryGB: deviceMemory(),
     hasWebAssembly: typeof WebAssembly === 'object',
     ggufAvailable: gguf.ok,
+    ggufAnswers: gguf.ok ? gateAnswersAny(gateFor(gguf.modelId, options.ggufAnswers ?? 'measured')) : undefined,
+    ggufModelId: gguf.ok ? gguf.modelId : undefined,
     allowSoftwareGpu: options.allowSoftware,
   });
   if (decision.engine === 'webllm') return probeWebLlm(options.model, report, options);

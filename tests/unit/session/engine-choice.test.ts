@@ -31,6 +31,15 @@ describe('chooseEngine (auto)', () => {
     expect(lowMemory.reason).toMatch(/2 GB/);
   });
 
+  it('no GGUF engine for a model measured to answer nothing better than quotation (its download would buy no answer)', () => {
+    const closed = chooseEngine('auto', device({ gpu: gpu('unsupported'), ggufAnswers: false, ggufModelId: 'gemma-3-270m-q4_k_m' }));
+    expect(closed.engine).toBe('extractive');
+    expect(closed.reason).toMatch(/gemma-3-270m-q4_k_m was measured/);
+    expect(chooseEngine('auto', device({ gpu: gpu('unsupported'), ggufAnswers: true })).engine).toBe('gguf');
+    // Asked for by name, it is still loaded: the site owner chose it.
+    expect(chooseEngine('gguf', device({ ggufAnswers: false })).engine).toBe('gguf');
+  });
+
   it('the extractive floor when neither can run', () => {
     const floor = chooseEngine('auto', device({ gpu: gpu('unsupported'), ggufAvailable: false }));
     expect(floor.engine).toBe('extractive');

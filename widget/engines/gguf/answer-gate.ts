@@ -32,6 +32,11 @@ export function gateFor(modelId: string, setting: 'measured' | 'all'): AnswerGat
   return setting === 'all' ? OPEN_GATE : (MEASURED_GATES[modelId] ?? OPEN_GATE);
 }
 
+/** Whether the gate lets the model answer any question at all. */
+export function gateAnswersAny(gate: AnswerGate): boolean {
+  return Object.values(gate.answers).some((kinds) => kinds === 'all' || (kinds?.length ?? 0) > 0);
+}
+
 export function modelAnswers(gate: AnswerGate, question: string, lang: Lang): boolean {
   const kinds = gate.answers[lang];
   if (!kinds) return false;
@@ -51,8 +56,7 @@ export class GatedEngine implements AnswerEngine {
     readonly gate: AnswerGate,
   ) {
     // Before the first answer the badge says who will answer: quotation under a closed gate.
-    const open = Object.values(gate.answers).some((kinds) => kinds === 'all' || (kinds?.length ?? 0) > 0);
-    this.last = open ? model : quotation;
+    this.last = gateAnswersAny(gate) ? model : quotation;
     if (model.gradePassages) this.gradePassages = (q, p, s) => model.gradePassages!(q, p, s);
     if (model.checkSupport) this.checkSupport = (c, s) => model.checkSupport!(c, s);
   }
