@@ -20,6 +20,7 @@ const WITH_OPTIONS: Record<string, string> = {
   demo: 'demo/scripts/demo.ts',
   'demo:prepare': 'demo/scripts/prepare-demo.ts',
   'bench:query-model': 'demo/scripts/query-model-bench.ts',
+  soak: 'demo/scripts/soak.ts',
 };
 
 function run(file: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
