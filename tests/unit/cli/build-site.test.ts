@@ -69,12 +69,15 @@ describe('the --site file', () => {
   });
 });
 
+const fileEntry = (path: string) => ({ path, encoding: 'gzip', bytes: 1, rawBytes: 1, sha256: '0'.repeat(64) });
+
 describe('the manifest reader and the site block', () => {
   const manifest = {
     format: 'harel-chat-index',
     formatVersion: 2,
     buildId: 'b1',
-    files: { documents: {}, chunks: {}, bm25: {} },
+    files: { documents: fileEntry('documents.json.gz'), chunks: fileEntry('chunks.bin.gz'), bm25: fileEntry('bm25.bin.gz') },
+    counts: { documents: 1, chunks: 1, pages: 1, byDomain: {}, byLang: {} },
   };
 
   it('loads a manifest without one (no format change) and keeps a well-formed one', () => {

@@ -61,7 +61,14 @@ describe('hybrid fusion settings', () => {
   });
 
   it('gives a build from before the fit the fitted fusion, not its stored min-max weight', () => {
-    const base = { format: 'harel-chat-index', formatVersion: 2, buildId: 'b', files: { documents: {}, chunks: {}, bm25: {} } };
+    const file = (path: string) => ({ path, encoding: 'gzip', bytes: 1, rawBytes: 1, sha256: '0'.repeat(64) });
+    const base = {
+      format: 'harel-chat-index',
+      formatVersion: 2,
+      buildId: 'b',
+      files: { documents: file('documents.json.gz'), chunks: file('chunks.bin.gz'), bm25: file('bm25.bin.gz') },
+      counts: { documents: 1, chunks: 1, pages: 1, byDomain: {}, byLang: {} },
+    };
     const old = parseManifest({ ...base, retrieval: { ...DEFAULT_RETRIEVAL, fusion: undefined, bm25Weight: 0.123, routeBoost: 0.2 } });
     expect(old.retrieval).toMatchObject({ ...FITTED_FUSION, routeBoost: 0.2 });
     const fitted = parseManifest({ ...base, retrieval: { fusion: 'minmax', bm25Weight: 0.123 } });
