@@ -34,6 +34,8 @@ const COMMAND_USAGE: Record<string, string> = {
       --site <file>           the site's name, contacts and starter questions (JSON), written into
                               the manifest's "site" block: {"name", "contacts": {"phone", "website",
                               "email", "hours"}, "starters": {"he": [...], "en": [...]}}
+      --file-timeout <seconds>  per-file parse limit (default 30): a file that takes longer is
+                              skipped as PARSE_TIMEOUT and the build goes on
 `,
   inspect: `  harel-builder inspect <index> [--samples n] [--json]
       Counts, file sizes, per-domain and per-language tables, sample chunks.

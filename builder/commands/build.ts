@@ -2,12 +2,33 @@
 import { stat } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createError, isHarelError } from '../../widget/core/errors.ts';
+import { FILE_TIMEOUT_MS } from '../ingest/index.ts';
 import { buildIndex, type BuildSummary } from '../pipeline/build-index.ts';
 import { numberOption, optionalNumber } from '../cli/args.ts';
 import { runCancellable } from '../cli/cancellable.ts';
 import { createProgressReporter } from '../cli/progress.ts';
 import { defaultEmbedder } from '../embed/local-model.ts';
 import { readSiteConfig } from '../write/site-config.ts';
+
+/** `--file-timeout` in build's usage (builder/cli.ts), repeated in the error for a bad value. */
+export const FILE_TIMEOUT_USAGE = `--file-timeout <seconds>  per-file parse limit (default ${FILE_TIMEOUT_MS / 1000}); a file over it is skipped as PARSE_TIMEOUT`;
+
+/** The largest delay setTimeout keeps (2^31 - 1 ms, about 24.8 days); a longer one would fire at once. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/** `--file-timeout <seconds>` → ms for the ingest step; undefined (its 30 s default) when not given. */
+export function fileTimeoutOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const seconds = value.trim() === '' ? Number.NaN : Number(value);
+  const ms = Math.round(seconds * 1000);
+  if (!Number.isFinite(seconds) || ms < 1 || ms > MAX_TIMEOUT_MS) {
+    throw createError(
+      'BAD_ARGUMENT',
+      `--file-timeout must be a positive number of seconds (at most ${Math.floor(MAX_TIMEOUT_MS / 1000)}), not "${value}". Usage: harel-builder build <input…> --out <dir> ${FILE_TIMEOUT_USAGE}.`,
+    );
+  }
+  return ms;
+}
 
 export async function buildCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -26,6 +47,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
       'bm25-weight': { type: 'string' },
       'term-match': { type: 'string' },
       site: { type: 'string' },
+      'file-timeout': { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
     },
   });
@@ -47,6 +69,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
   if (termMatch !== undefined && termMatch !== 'whole') {
     throw createError('BAD_ARGUMENT', `--term-match ${termMatch} is not supported since index format 2: BM25 terms match whole. Leave the option out.`);
   }
+  const fileTimeoutMs = fileTimeoutOption(values['file-timeout']);
   // Checked before any work: a typo in the site file fails at once, not after the embedding.
   const site = values.site === undefined ? null : await readSiteConfig(values.site);
   const embedder = await defaultEmbedder(values.embedder, values['model-dir']);
@@ -70,6 +93,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
         bm25Weight: optionalNumber(values['bm25-weight'], '--bm25-weight', 0, 1),
         site,
         termMatch,
+        fileTimeoutMs,
         signal,
         onProgress: progress.onProgress,
         log: progress.log,

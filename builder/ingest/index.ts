@@ -175,13 +175,13 @@ async function parseWithin(bytes: Uint8Array, file: string, options: { parsePdf?
   const timedOut = new Promise<never>((_, reject) => {
     handle = setTimeout(() => {
       timer.abort();
-      reject(createError('PARSE_TIMEOUT', file, Math.round(timeoutMs / 1000)));
+      reject(createError('PARSE_TIMEOUT', file, Math.round(timeoutMs) / 1000));
     }, timeoutMs);
   });
   try {
     return await Promise.race([parseFile(bytes, file, { ...options, signal }), timedOut]);
   } catch (error) {
-    if (timer.signal.aborted && !options.signal?.aborted) throw createError('PARSE_TIMEOUT', file, Math.round(timeoutMs / 1000));
+    if (timer.signal.aborted && !options.signal?.aborted) throw createError('PARSE_TIMEOUT', file, Math.round(timeoutMs) / 1000);
     throw error;
   } finally {
     clearTimeout(handle);

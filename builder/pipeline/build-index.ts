@@ -43,6 +43,8 @@ export interface BuildOptions extends WorkOptions {
   cacheDir?: string;
   bm25Weight?: number;
   termMatch?: RetrievalDefaults['termMatch'];
+  /** Per-file parse limit in ms (`--file-timeout`); undefined: the ingest step's 30 s. */
+  fileTimeoutMs?: number;
   /** The manifest's `site` block (name, contacts, starters), from `--site`; none by default. */
   site?: SiteInfo | null;
   /** Messages for the user (warnings, what was skipped), printed without tearing progress bars. */
@@ -151,7 +153,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   // put the previous build back (and clean up) before anything reads it (builder/write/swap.ts).
   await recoverOut(outDir, notice);
 
-  const ingested = await ingestInputs(options.inputs, { signal, onProgress });
+  const ingested = await ingestInputs(options.inputs, { signal, onProgress, fileTimeoutMs: options.fileTimeoutMs });
   throwIfAborted(signal);
   const parsed = ingested.documents;
   if (parsed.length === 0) throw createError('NO_DOCUMENTS', options.inputs.join(', '), skippedList(ingested.skipped));

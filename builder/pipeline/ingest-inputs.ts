@@ -6,9 +6,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createError } from '../../widget/core/errors.ts';
-import type { ParsedDocument, WorkOptions } from '../../widget/core/schema.ts';
+import type { ParsedDocument } from '../../widget/core/schema.ts';
 import { isSquad, squadDocuments } from '../eval/squad.ts';
-import { ingest, type IngestWarning, type SkippedFile } from '../ingest/index.ts';
+import { type IngestOptions, ingest, type IngestWarning, type SkippedFile } from '../ingest/index.ts';
 
 export type { SkippedFile };
 
@@ -20,7 +20,7 @@ export interface IngestedInputs {
   warnings: IngestWarning[];
 }
 
-export async function ingestInputs(inputs: readonly string[], options: WorkOptions = {}): Promise<IngestedInputs> {
+export async function ingestInputs(inputs: readonly string[], options: Pick<IngestOptions, 'signal' | 'onProgress' | 'fileTimeoutMs'> = {}): Promise<IngestedInputs> {
   const folders: string[] = [];
   const documents: ParsedDocument[] = [];
   for (const input of inputs) {

@@ -13,7 +13,8 @@ const MESSAGES = {
   PDF_ENCRYPTED: (file: string) => `${file}: the PDF is password-protected. Provide an unencrypted copy.`,
   PDF_UNREADABLE: (file: string, reason: string) => `${file}: the PDF could not be read (${reason}). Check that the file is complete.`,
   PARSE_FAILED: (file: string, reason: string) => `${file}: the file could not be parsed (${reason}); it is skipped. Check that the file is complete and of the type its extension says.`,
-  PARSE_TIMEOUT: (file: string, seconds: number) => `${file}: parsing took longer than ${seconds} s and was stopped; the file is skipped. Split the file, or raise the limit (--file-timeout).`,
+  PARSE_TIMEOUT: (file: string, seconds: number) =>
+    `${file}: parsing took longer than ${seconds} s and was stopped; the file is skipped. Split the file, or raise the limit: harel-builder build … --file-timeout <seconds> (default 30).`,
   DUPLICATE_FILE: (file: string, first: string) => `${file}: same content as ${first}; indexed once.`,
   INVALID_MANIFEST: (file: string, reason: string) => `${file}: the input manifest is invalid (${reason}). It must map file paths to URLs or {url, domain}.`,
   NO_DOCUMENTS: (inputs: string, skipped: string) => `No usable document in ${inputs}. ${skipped || 'No file there has a type the builder reads (.pdf .html .htm .aspx .md .txt, parsed-page .json).'}`,
