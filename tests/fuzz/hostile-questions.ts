@@ -16,6 +16,7 @@ const MARKUP = [
   '"><svg/onload=window.__pwned=1>',
   '<iframe srcdoc="<script>parent.__pwned=1</script>">',
   '<style>*{display:none}</style>',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection attempt, verbatim on purpose.
   '${window.__pwned=1}',
   '{{constructor.constructor("window.__pwned=1")()}}',
   '**bold** [link](javascript:window.__pwned=1) ![img](x)',
