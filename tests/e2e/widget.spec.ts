@@ -294,7 +294,7 @@ test('markup inside a policy document is shown as text, never run', async ({ pag
     return gzipSync(encodeChunkStore(chunks.map((c) => ({ ...c, text: c.text.replaceAll('שמשה', `שמשה ${injected}`) }))));
   };
   // The build served to the browser is rewritten so one car passage carries markup; its manifest
-  // gets the new size, hash and build id, as a real (malicious) publication would.
+  // gets the new sizes, hash and build id, as a real (malicious) publication would.
   await page.route('**/index/chunks.bin.gz', async (route) => {
     const response = await route.fetch();
     await route.fulfill({ response, body: withMarkup(await response.body()) });
@@ -306,6 +306,7 @@ test('markup inside a policy document is shown as text, never run', async ({ pag
     const body = withMarkup(chunks);
     // The route above must produce the same bytes: gzip of the same input is deterministic here.
     manifest.files.chunks.bytes = body.length;
+    manifest.files.chunks.rawBytes = gunzipSync(body).length;
     manifest.files.chunks.sha256 = createHash('sha256').update(body).digest('hex');
     manifest.buildId = `${manifest.buildId}-markup`;
     await route.fulfill({ response, json: manifest });
