@@ -124,7 +124,8 @@ export class LocalSearchService implements SearchService {
     const embedQuery = this.embedQuery;
     if (embedQuery && index.vectors && index.manifest.embedder) {
       const t0 = performance.now();
-      queryVector = await embedQuery(index.manifest.embedder.queryPrefix + request.query, signal);
+      // A failed embedding costs this one question its vectors, not the customer the answer: BM25 ranks it.
+      queryVector = await embedQuery(index.manifest.embedder.queryPrefix + request.query, signal).catch(() => null);
       embed = performance.now() - t0;
       throwIfAborted(signal);
     }

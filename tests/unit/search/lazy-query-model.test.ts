@@ -77,6 +77,17 @@ describe('LocalSearchService with a query model that loads after the index', () 
     expect((await service.search({ query: QUESTION })).result.mode).toBe('bm25');
   });
 
+  it('answers a question whose embedding throws by BM25, instead of failing its search', async () => {
+    const service = new LocalSearchService({ loader: async () => ({ index, fromCache: false }), embedderLoading: true });
+    await service.load({ manifestUrl: 'x', modelBase: null });
+    service.setQueryEmbedder(async () => {
+      throw new Error('token id past the vocabulary');
+    });
+    const answered = await service.search({ query: QUESTION });
+    expect(answered.passages.length).toBeGreaterThan(0);
+    expect(answered.result.mode).toBe('bm25');
+  });
+
   it("an index without vectors is settled from the start ('none')", async () => {
     const built = await buildDemoIndex();
     try {
