@@ -6,6 +6,8 @@
  *   npm run fuzz -- --target index --seed 5    one target from seed 5
  *   npm run fuzz -- --target index --seed 1234 --runs 1   replays one index case
  *   npm run fuzz -- --target models --seed 38 --runs 1    replays one model-file case
+ *   npm run fuzz -- --target index-browser     50 index mutants published over a stored good build, in Chromium
+ *   npm run fuzz -- --target index-browser --seed 30 --runs 1   replays one of them
  *   npm run fuzz -- --json                     the report as JSON (docs/reliability.md's figures)
  */
 import { parseArgs } from 'node:util';
@@ -13,6 +15,7 @@ import { fuzzIndexFiles } from './index-files.ts';
 import { fuzzQuestions } from './questions.ts';
 import { fuzzDocuments } from './documents.ts';
 import { fuzzModelFiles } from './model-files.ts';
+import { runIndexBrowserFuzz } from './index-browser-run.ts';
 
 const { values } = parseArgs({
   options: {
@@ -26,7 +29,7 @@ const { values } = parseArgs({
 const seed = Number(values.seed);
 if (!Number.isSafeInteger(seed)) throw new Error(`--seed ${values.seed} is not an integer`);
 const runs = (fallback: number) => (values.runs ? Number(values.runs) : fallback);
-const targets = values.target === 'all' ? ['index', 'questions', 'documents', 'models'] : String(values.target).split(',');
+const targets = values.target === 'all' ? ['index', 'questions', 'documents', 'models', 'index-browser'] : String(values.target).split(',');
 const reports: Record<string, unknown> = {};
 let failed = 0;
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -73,8 +76,22 @@ for (const target of targets) {
     );
     for (const f of r.failures) log(`  FAIL seed ${f.seed}: ${JSON.stringify(f.mutation)}\n    ${f.problem}\n    replay: npm run fuzz -- --target models --seed ${f.seed} --runs 1`);
     failed += r.failures.length;
+  } else if (target === 'index-browser') {
+    const r = await runIndexBrowserFuzz({
+      seed,
+      runs: runs(50),
+      log,
+      onCase: (i) => i % 10 === 0 && log(`index-browser: case ${i}…`),
+      onOutcome: values.verbose ? (s, m, o) => log(`  ${s} ${JSON.stringify(m)} → ${o}`) : undefined,
+    });
+    reports['index-browser'] = { ...r, failures: r.failures.length };
+    log(
+      `index-browser: ${r.runs} mutants from seed ${seed} published over the stored good build ${r.goodBuildId}, each after a reload in Chromium: refused ${JSON.stringify(r.refused)} with the good build answering with citations (${r.goodAnswers}), ${r.readOk} read as a new build, slowest reload ${r.maxLoadMs.toFixed(0)} ms, slowest answer ${r.maxAnswerMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`,
+    );
+    for (const f of r.failures) log(`  FAIL seed ${f.seed}: ${JSON.stringify(f.mutation)}\n    ${f.problem}\n    replay: npm run fuzz -- --target index-browser --seed ${f.seed} --runs 1`);
+    failed += r.failures.length;
   } else {
-    throw new Error(`unknown --target ${target} (index, questions, documents, models)`);
+    throw new Error(`unknown --target ${target} (index, questions, documents, models, index-browser)`);
   }
 }
 if (values.json) process.stdout.write(`${JSON.stringify(reports, null, 2)}\n`);

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingest } from '../../../builder/ingest/index.ts';
 import { buildSeedIndex, fuzzIndexFiles, mutate, mutation, readMutant, type IndexFiles } from '../../fuzz/index-files.ts';
 import { fuzzQuestions } from '../../fuzz/questions.ts';
+import { asPublished, browserMutant, caseMutation as browserCaseMutation, startIndexPublisher } from '../../fuzz/index-browser.ts';
 import { fuzzDocuments } from '../../fuzz/documents.ts';
 import { DEMO_CORPUS } from '../../fuzz/corpus.ts';
 import { caseMutation, E5_DIR, fuzzModelFiles, loadModelSets, runModelCase } from '../../fuzz/model-files.ts';
@@ -61,6 +62,38 @@ describe('hostile questions through the loop (fuzzed)', () => {
     const r = await fuzzQuestions({ seed: 27, runs: 120 });
     expect(r.failures, JSON.stringify(r.failures.slice(0, 3), null, 1)).toEqual([]);
     expect(r.runs).toBeGreaterThan(200);
+  });
+});
+
+describe('index mutants for Chromium (tests/fuzz/index-browser.ts; run by npm run fuzz -- --target index-browser and tests/e2e/index-mutants.spec.ts)', () => {
+  it('case seeds give the index fuzzer mutations, each published under a build id of its own', () => {
+    for (const seed of [27, 66, 253]) expect(browserCaseMutation(seed)).toEqual(fc.sample(mutation, { seed, numRuns: 1 })[0]);
+    const manifestEdit = browserMutant(base, { kind: 'manifest-field', path: 'retrieval.bm25Weight', value: 'x' }, 5);
+    expect(manifestEdit.buildId).toBe('fuzz-5');
+    expect(JSON.parse(new TextDecoder().decode(manifestEdit.build.manifestBytes))).toMatchObject({ buildId: 'fuzz-5', retrieval: { bm25Weight: 'x' } });
+    const fileEdit = browserMutant(base, { kind: 'truncate', role: 'chunks', at: 0.5, vouch: true }, 6);
+    expect(fileEdit.buildId).toBe('fuzz-6');
+    expect(fileEdit.build.files['chunks.bin.gz']).not.toEqual(base.files['chunks.bin.gz']);
+    // A build id the mutation set itself is kept; a manifest that is not JSON has none.
+    expect(browserMutant(base, { kind: 'manifest-field', path: 'buildId', value: 'x' }, 7).buildId).toBe('x');
+    expect(browserMutant(base, { kind: 'manifest-bytes', text: '{' }, 8)).toMatchObject({ buildId: null, build: { manifestBytes: new TextEncoder().encode('{') } });
+  });
+
+  it('the publisher serves the build last published at its index URL', async () => {
+    const publisher = await startIndexPublisher();
+    try {
+      await publisher.publish(asPublished(base));
+      const first = await fetch(publisher.manifestUrl);
+      expect(((await first.json()) as { buildId: string }).buildId).toBe(base.manifest.buildId);
+      expect(new Uint8Array(await (await fetch(`${publisher.origin}/index/chunks.bin.gz`)).arrayBuffer())).toEqual(base.files['chunks.bin.gz']);
+      await publisher.publish(browserMutant(base, { kind: 'unlist', role: 'router' }, 9).build);
+      const second = (await (await fetch(publisher.manifestUrl)).json()) as { buildId: string; files: Record<string, unknown> };
+      expect(second.buildId).toBe('fuzz-9');
+      expect(second.files.router).toBeUndefined();
+      expect((await fetch(`${publisher.origin}/index/nothing.bin`)).status).toBe(404);
+    } finally {
+      await publisher.close();
+    }
   });
 });
 
