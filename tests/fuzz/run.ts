@@ -8,6 +8,7 @@
  *   npm run fuzz -- --target models --seed 38 --runs 1    replays one model-file case
  *   npm run fuzz -- --target index-browser     50 index mutants published over a stored good build, in Chromium
  *   npm run fuzz -- --target index-browser --seed 30 --runs 1   replays one of them
+ *   npm run fuzz -- --target documents --seed 402 --runs 1 --file-timeout 5   one case, a 5 s per-file limit
  *   npm run fuzz -- --json                     the report as JSON (docs/reliability.md's figures)
  */
 import { parseArgs } from 'node:util';
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     runs: { type: 'string' },
     json: { type: 'boolean' },
     verbose: { type: 'boolean' },
+    /** documents: the per-file parse limit in seconds (default the builder's 30), as `build --file-timeout`. */
+    'file-timeout': { type: 'string' },
   },
 });
 const seed = Number(values.seed);
@@ -55,12 +58,19 @@ for (const target of targets) {
       );
     failed += r.failures.length;
   } else if (target === 'documents') {
-    const r = await fuzzDocuments({ seed, runs: runs(500) });
+    const fileTimeoutMs = values['file-timeout'] ? Number(values['file-timeout']) * 1000 : undefined;
+    const r = await fuzzDocuments({ seed, runs: runs(500), fileTimeoutMs, onCase: (i) => i % 100 === 0 && log(`documents: case ${i}…`) });
     reports.documents = { ...r, failures: r.failures.length };
+    if (r.missing) log(`documents: ${r.missing}`);
+    log(`documents: seeds: the demo's ${r.seeds.demo} files and ${r.seeds.real.length} real PDFs${r.seeds.real.length ? ` (${r.seeds.real.map((n) => n.replace(/^real:/, '')).join(', ')})` : ''}`);
     log(
-      `documents: ${r.runs} mutated files from seed ${seed}: ${r.indexed} indexed, ${r.skipped} skipped with a reason ${JSON.stringify(r.reasons)}, slowest ${r.maxMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`,
+      `documents: ${r.runs} mutated files from seed ${seed}: ${r.indexed} indexed, ${r.skipped} skipped with a reason ${JSON.stringify(r.reasons)}; of them ${r.realCases.runs} mutants of real PDFs (${r.realCases.indexed} indexed, ${r.realCases.skipped} skipped); slowest ${r.maxMs.toFixed(0)} ms, ${r.failures.length} failures (${(r.ms / 1000).toFixed(1)} s)`,
     );
-    for (const f of r.failures) log(`  FAIL seed ${f.seed}: ${f.what}\n    ${f.problem}\n    replay: npm run fuzz -- --target documents --seed ${f.seed} --runs 1`);
+    if (r.slowest) log(`documents: slowest case seed ${r.slowest.seed} (${r.slowest.outcome}, ${r.slowest.ms.toFixed(0)} ms): ${r.slowest.what}`);
+    for (const f of r.failures)
+      log(
+        `  FAIL seed ${f.seed}: ${f.what}\n    ${f.problem}\n    replay: npm run fuzz -- --target documents --seed ${f.seed} --runs 1${values['file-timeout'] ? ` --file-timeout ${values['file-timeout']}` : ''}`,
+      );
     failed += r.failures.length;
   } else if (target === 'models') {
     const r = await fuzzModelFiles({

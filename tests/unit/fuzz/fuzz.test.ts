@@ -13,7 +13,7 @@ import { ingest } from '../../../builder/ingest/index.ts';
 import { buildSeedIndex, fuzzIndexFiles, mutate, mutation, readMutant, type IndexFiles } from '../../fuzz/index-files.ts';
 import { fuzzQuestions } from '../../fuzz/questions.ts';
 import { asPublished, browserMutant, caseMutation as browserCaseMutation, startIndexPublisher } from '../../fuzz/index-browser.ts';
-import { fuzzDocuments } from '../../fuzz/documents.ts';
+import { fuzzDocuments, REAL_PDF_MAX_BYTES, realPdfSeeds } from '../../fuzz/documents.ts';
 import { DEMO_CORPUS } from '../../fuzz/corpus.ts';
 import { caseMutation, E5_DIR, fuzzModelFiles, loadModelSets, runModelCase } from '../../fuzz/model-files.ts';
 import { existsSync } from 'node:fs';
@@ -99,9 +99,40 @@ describe('index mutants for Chromium (tests/fuzz/index-browser.ts; run by npm ru
 
 describe('documents through ingest (fuzzed)', () => {
   it('150 mutated files from seed 27: indexed or skipped with a reason, the counts add up', async () => {
-    const r = await fuzzDocuments({ seed: 27, runs: 150 });
+    // The demo's files alone: the same cases on every machine, with or without ../shared/data
+    // (the full run, npm run fuzz -- --target documents, adds 20 real PDFs).
+    const r = await fuzzDocuments({ seed: 27, runs: 150, realPdfs: 0 });
     expect(r.failures, JSON.stringify(r.failures.slice(0, 3), null, 1)).toEqual([]);
     expect(r.indexed + r.skipped).toBe(150);
+    expect(r.realCases.runs).toBe(0);
+  });
+
+  it('takes a fixed, sorted choice of real PDFs from the shared data, and says so when there is none', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'harel-real-pdfs-'));
+    try {
+      const none = await realPdfSeeds(20, root);
+      expect(none.files).toEqual([]);
+      expect(none.missing).toMatch(/no real PDFs: .*harel-feb-raw, qbe, claims.*only the demo's files are mutated/);
+      await mkdir(join(root, 'claims'), { recursive: true });
+      await mkdir(join(root, 'harel-feb-raw/car/files'), { recursive: true });
+      await mkdir(join(root, 'qbe'), { recursive: true });
+      for (let i = 5; i >= 0; i--) await writeFile(join(root, `claims/c${i}.pdf`), `%PDF-1.4 claim ${i}`);
+      await writeFile(join(root, 'claims/notes.txt'), 'not a pdf');
+      await writeFile(join(root, 'harel-feb-raw/car/files/p.pdf'), '%PDF-1.4 policy');
+      await writeFile(join(root, 'harel-feb-raw/car/files/big.pdf'), new Uint8Array(REAL_PDF_MAX_BYTES + 1));
+      await writeFile(join(root, 'qbe/q.PDF'), '%PDF-1.4 pds');
+      // 8 PDFs under the cap, sorted by <folder>/<path>; 4 evenly spaced: the 2nd, 4th, 6th and 8th.
+      const four = await realPdfSeeds(4, root);
+      expect(four.pool).toBe(8);
+      expect(four.files.map((f) => f.name)).toEqual(['real:claims/c1.pdf', 'real:claims/c3.pdf', 'real:claims/c5.pdf', 'real:qbe/q.PDF']);
+      expect(new TextDecoder().decode(four.files[0].bytes)).toBe('%PDF-1.4 claim 1');
+      expect(four.missing).toBeNull();
+      const all = await realPdfSeeds(20, root);
+      expect(all.files).toHaveLength(8);
+      expect(all.missing).toMatch(/only 8 real PDFs/);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   describe('the per-file limit and a parser that throws', () => {
