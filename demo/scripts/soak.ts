@@ -3,7 +3,8 @@
  * questions in ONE Chromium page, as a long-lived tab meets them (issue 27, item 5). Figures only,
  * never asserted in tests; docs/reliability.md holds the full run's.
  *
- * The app (`npm run build`'s, with the tests' index and the tiny TEST embedder unless --index demo)
+ * The app (`npm run build`'s: the demo's index and its real E5 where models/ holds it, else the
+ * tests' index and the tiny TEST embedder; --index chooses)
  * is served by the static server. The questions (demo/questions.json, in turn) are asked through
  * `el.ask`, one after another, with `el.clear()` after every 100. After each block of 200:
  * - the JavaScript heap after a forced GC, the page's and each worker's (CDP
@@ -21,6 +22,7 @@ import { cpus, loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { buildSite } from './build-site.ts';
+import { hasE5 } from './prepare-demo.ts';
 import { parseScriptArgs, usageError } from '../../tools/script-args.ts';
 import { startStaticServer } from '../../tools/static-server.ts';
 import { CHROMIUM_ARGS, findChromium } from '../../builder/browser/chromium.ts';
@@ -32,8 +34,9 @@ const USAGE = `usage: npm run soak [-- --questions 2000] [--index test|demo] [--
   block of 200: the JS heap after a forced GC (page and workers), p50/p95 answer latency, and
   IndexedDB's usage and records. About 4 minutes for 2,000 on the tests' index (2 cores).
   --questions <n>   how many questions (default 2000; a multiple of 200 reads best)
-  --index <which>   'test' (default): the browser tests' index, the tiny TEST embedder (hybrid);
-                    'demo': the demo's index and its real E5 when models/ has it
+  --index <which>   'demo' (the default where models/ holds the real E5): the demo's index and
+                    its real E5; 'test' (the default without it): the browser tests' index and
+                    the tiny TEST embedder (hybrid, not E5)
   --site <dir>      an app already built (npm run build's) instead of building one
   --json <file>     also write every figure there
   --help            this text`;
@@ -43,7 +46,8 @@ const { values } = parseScriptArgs(USAGE, {
 });
 const total = Number(values.questions ?? 2000);
 if (!Number.isSafeInteger(total) || total < 1) usageError(USAGE, `--questions must be a positive whole number (got ${values.questions})`);
-const which = values.index ?? 'test';
+// The app as a visitor meets it, with the real model, wherever models/ holds it.
+const which = values.index ?? (hasE5() ? 'demo' : 'test');
 if (which !== 'test' && which !== 'demo') usageError(USAGE, `--index is 'test' or 'demo' (got ${which})`);
 const CLEAR_EVERY = 100;
 const BLOCK = 200;
