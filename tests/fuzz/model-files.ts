@@ -30,6 +30,7 @@ import { isHarelError } from '../../widget/core/errors.ts';
 import { inspectGgufBlob, PROBE_BYTES, probeGgufHeader } from '../../widget/engines/gguf/gguf-inspect.ts';
 import { readGgufMetadata } from '../../builder/models/gguf-file.ts';
 import { createQueryEmbedder, modelFolderUrl, type QueryDtype } from '../../widget/embed/query-embedder.ts';
+import { writeTinyEmbedder } from '../fixtures/tiny-embedder/write-tiny-embedder.ts';
 import { tinyGguf, tinyQ4f32Pair } from './model-fixtures.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -135,7 +136,9 @@ export async function loadModelSets(): Promise<ModelSets> {
   const sets: ModelSets['sets'] = {};
   const missing: ModelSets['missing'] = {};
   const read = async (path: string) => new Uint8Array(await readFile(path));
-  if (!existsSync(`${FIXTURE_DIR}tokenizer.json`)) throw new Error(`the tiny test embedder is not written: run "npm run fixtures" (${FIXTURE_DIR})`);
+  // A clean clone has no generated fixtures until Playwright's global setup runs, and the unit tests
+  // run first: write them here (idempotent, each file renamed into place, so parallel writers agree).
+  await writeTinyEmbedder(FIXTURE_DIR);
   const fixture = new Map<string, Uint8Array>();
   for (const file of new Set([...EMBEDDER_FILES.q8, 'onnx/model.onnx'])) fixture.set(file, await read(FIXTURE_DIR + file));
   const pair = tinyQ4f32Pair(fixture.get('tokenizer.json')!);
