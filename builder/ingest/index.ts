@@ -164,9 +164,10 @@ export function skippedList(skipped: readonly SkippedFile[]): string {
 export const FILE_TIMEOUT_MS = 30_000;
 
 /**
- * Parses one file, stopped after `timeoutMs`: the parsers that pace themselves (PDF, Markdown,
- * text) see the stop through their signal and end; one that does not is left behind and the file
- * is skipped all the same.
+ * Parses one file, stopped after `timeoutMs`: a PDF's worker thread is terminated
+ * (builder/parse/pdf-worker-pool.ts), the parsers that pace themselves (Markdown, text) see the
+ * stop through their signal and end; one that does neither (an injected PDF parser) is left behind
+ * and the file is skipped all the same.
  */
 async function parseWithin(bytes: Uint8Array, file: string, options: { parsePdf?: PdfParser; signal?: AbortSignal }, timeoutMs: number): Promise<ParsedFile> {
   const timer = new AbortController();

@@ -11,7 +11,7 @@ import { parsePageJson, type PageJsonMeta } from '../parse/page-json.ts';
 import { parseTextSteps } from '../parse/text.ts';
 import { runSteps } from '../pipeline/pace.ts';
 
-/** The shape of `parsePdf` in `builder/parse/pdf.ts`; tests inject their own. */
+/** The shape of `parsePdf` in `builder/parse/pdf.ts` (run in a worker thread by default); tests inject their own, run in this thread. */
 export type PdfParser = (bytes: Uint8Array, file: string, options?: WorkOptions) => Promise<ParsedPage[]>;
 
 export interface ParsedFile {
@@ -46,9 +46,12 @@ function decodeUtf8(bytes: Uint8Array, file: string): string {
 
 let realPdfParser: Promise<PdfParser> | undefined;
 
-/** pdf.js is loaded only when a PDF is met: a corpus of text pages never pays for it. */
+/**
+ * PDFs are parsed in worker threads (builder/parse/pdf-worker-pool.ts: a parse that pdf.js keeps
+ * busy can be stopped), which start only when a PDF is met: a corpus of text pages never pays for them.
+ */
 function loadPdfParser(): Promise<PdfParser> {
-  realPdfParser ??= import('../parse/pdf.ts').then((module: { parsePdf: PdfParser }) => module.parsePdf);
+  realPdfParser ??= import('../parse/pdf-worker-pool.ts').then((module) => module.pdfWorkerPool.parse);
   return realPdfParser;
 }
 
