@@ -21,8 +21,8 @@
  * widget/core/retrieval/fusion-defaults.ts by hand (the script says when the two differ).
  */
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
@@ -30,9 +30,9 @@ import type { FusionMethod } from '../../widget/core/retrieval/fuse.ts';
 import { FITTED_FUSION, type FusionDefaults } from '../../widget/core/retrieval/fusion-defaults.ts';
 import { groupBySection } from '../../widget/core/retrieval/page-groups.ts';
 import { rankedPages, Retriever, type FirstStageCandidates, type SearchMode, type SearchOptions } from '../../widget/core/retrieval/retriever.ts';
-import { loadQueryEmbedder } from '../commands/query-embedder.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { assignFolds } from './fit/folds.ts';
+import { queryVectors } from './fit/query-vectors.ts';
 import { lenientPageRank, pageRank, type RankedPage, type TwinLookup } from './metrics.ts';
 import { loadQuestions, type SourceRef } from './questions.ts';
 import { aliasMap, twinLookup } from './run-eval.ts';
@@ -238,29 +238,6 @@ function line(name: string, f: Figures): string {
   return `${name.padEnd(52)} ${String(f.n).padStart(4)} | ${cells(s)} | ${cells(t)}`;
 }
 const HEADER = `${''.padEnd(52)}    n | strict: hit@1  hit@5  hit@10  rec@30   MRR | twins count: hit@1 hit@5 hit@10 rec@30 MRR`;
-
-async function queryVectors(index: LoadedIndex, texts: readonly string[], modelDir: string, cacheFile: string): Promise<Map<string, Float32Array>> {
-  const embedder = await loadQueryEmbedder(index, { mode: 'hybrid', modelDir });
-  if (!embedder) throw new Error('the index has no vectors: build it with --model-dir models (README, "Measured on the real corpus").');
-  const prefix = `${embedder.id}\u0000${embedder.fingerprint}\u0000single\u0000`;
-  let cache: Record<string, number[]> = {};
-  if (existsSync(cacheFile)) cache = JSON.parse(await readFile(cacheFile, 'utf8')) as Record<string, number[]>;
-  const missing = [...new Set(texts)].filter((t) => !cache[prefix + t]);
-  for (const [i, text] of missing.entries()) {
-    // One at a time, as `eval` and the widget embed a query: the q4 model quantises activations
-    // over its whole input, so a query embedded in a batch comes out slightly different.
-    const [vector] = await embedder.embed([text]);
-    cache[prefix + text] = Array.from(vector);
-    if (i % 16 === 15 || i === missing.length - 1) process.stderr.write(`\rembedding questions ${i + 1}/${missing.length}`);
-  }
-  if (missing.length) {
-    process.stderr.write('\n');
-    await mkdir(dirname(cacheFile), { recursive: true });
-    await writeFile(cacheFile, JSON.stringify(cache));
-  }
-  await embedder.dispose();
-  return new Map(texts.map((t) => [t, Float32Array.from(cache[prefix + t])]));
-}
 
 async function collect(set: SetName, index: LoadedIndex, file: string, route: boolean, modelDir: string, cacheFile: string): Promise<Pool[]> {
   const retriever = new Retriever(index);

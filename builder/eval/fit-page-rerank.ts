@@ -1,23 +1,37 @@
 /**
  * Fits a page reranker (features in fit/page-features.ts) on development data, with
- * cross-validation, and reports what it would change:
- *
- *   npx tsx builder/eval/fit-page-rerank.ts [--harel .tmp/harel] [--heq .tmp/heq] [--folds 5] [--l2 1]
- *
- * Data (read from ../shared/data, never copied): dev-v2 and dev-v3 over the Harel index (fitted
- * on), and HeQ validation over its own index (never fitted on: a check that a reranker fitted on
- * insurance questions does not lose general-knowledge paragraphs). Each question's first-stage
- * pool is grouped by page and the first RERANK_PAGES pages get their features; a page is positive
- * when it establishes any of the question's facts. Folds split by question; every figure under
- * "held-out" ranks a question with a model fitted on the other folds only. The ablation refits
- * the folds without one feature group at a time. Nothing is written: search ranks pages by the
- * first stage until a model here wins on held-out folds (README, "Ranking pages").
+ * cross-validation, and reports what it would change, for both first stages a device may run:
+ * BM25 alone (no model: lexical features only) and hybrid (E5's similarity and each side's page
+ * rank added). Data (read from ../shared/data, never copied): dev-v2 and dev-v3 over the Harel
+ * index (fitted on), and HeQ validation over its own index (never fitted on: a check that a
+ * reranker fitted on insurance questions does not lose general-knowledge paragraphs). Each
+ * question's first-stage pool is grouped by page and the first RERANK_PAGES pages get their
+ * features; a page is positive when it establishes any of the question's facts. Folds split by
+ * question; every figure under "held-out" ranks a question with a model fitted on the other folds
+ * only. The ablation refits the folds without one feature group at a time. Nothing is written:
+ * search ranks pages by the first stage until a model here wins on held-out folds
+ * (docs/benchmarks.md, "Ranking pages").
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { candidateFeatures, PAGE_FEATURE_GROUPS, PAGE_FEATURES, pageScore, type PageFeature, type PageFeatureGroup, type PageRerankModel, type RerankContext } from './fit/page-features.ts';
+import {
+  candidateFeatures,
+  chunksByPage,
+  PAGE_FEATURE_GROUPS,
+  PAGE_FEATURES,
+  pageRanks,
+  pageScore,
+  RERANK_PAGES,
+  type PageFeature,
+  type PageFeatureGroup,
+  type PageRerankModel,
+  type RerankContext,
+  type SemanticEvidence,
+} from './fit/page-features.ts';
+import { queryVectors } from './fit/query-vectors.ts';
+import { dequantizeDot } from '../../widget/core/format/int8.ts';
 import { Retriever } from '../../widget/core/retrieval/retriever.ts';
 import { wordIdf } from '../../widget/loop/evidence.ts';
 import { contentWords } from '../../widget/loop/terms.ts';
@@ -31,6 +45,14 @@ import { aliasMap, twinLookup } from './run-eval.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DATA = join(ROOT, '../shared/data');
+
+const USAGE = `Usage: npx tsx builder/eval/fit-page-rerank.ts [options]
+  --harel <dir>        the Harel index, with vectors for the hybrid rows (default .tmp/harel-e5)
+  --heq <dir>          HeQ validation's index (default .tmp/heq-e5)
+  --model-dir <dir>    the E5 that embeds the questions (default models)
+  --query-cache <file> questions' vectors, reused between runs (default .tmp/fit-fusion-queries.json)
+  --folds <n>          cross-validation folds (default 5)
+  --l2 <a,b,…>         L2 penalties to report; the first one drives the ablation (default 1)`;
 
 /** One question's candidates: features of its first pages, their labels, and every page in first-stage order. */
 interface QuestionPool {
@@ -48,17 +70,31 @@ function canonical(q: EvalQuestion, aliases: ReadonlyMap<string, string>): Sourc
   return q.facts.map((f) => f.map((r) => ({ ...r, file: aliases.get(r.file) ?? r.file })));
 }
 
-function collect(set: string, index: LoadedIndex, questions: readonly EvalQuestion[], route: boolean): QuestionPool[] {
+/** How the first stage ranks: BM25 alone (devices without the model), or hybrid with E5's evidence. */
+type StageMode = 'bm25' | 'hybrid';
+
+function collect(set: string, index: LoadedIndex, questions: readonly EvalQuestion[], route: boolean, vectors: ReadonlyMap<string, Float32Array> | null): QuestionPool[] {
   const retriever = new Retriever(index);
   const aliases = aliasMap(index.documents);
   const twins = twinLookup(index.documents, index.chunks);
+  const pageChunks = vectors ? chunksByPage(index.chunks) : null;
   const out: QuestionPool[] = [];
   for (const q of questions) {
     if (!q.answerable) continue;
     const facts = canonical(q, aliases);
-    const { pages, route: routed, termStats } = retriever.pageCandidates(q.question, { route });
+    const queryVector = vectors?.get(q.question) ?? null;
+    const options = { route, queryVector, mode: queryVector ? ('hybrid' as const) : ('bm25' as const) };
+    const { pages, route: routed, termStats } = retriever.pageCandidates(q.question, options);
     const words = contentWords(q.question);
-    const context: RerankContext = { chunks: index.chunks, documents: index.documents, words, idf: wordIdf(words, termStats).idf, route: routed };
+    let semantic: SemanticEvidence | null = null;
+    if (queryVector && index.vectors && pageChunks) {
+      const table = index.vectors;
+      const cosine = new Float32Array(table.count);
+      for (let i = 0; i < table.count; i++) cosine[i] = dequantizeDot(queryVector, table.data, i * table.dim, table.dim, table.scales[i]);
+      const sides = retriever.candidates(q.question, options);
+      semantic = { cosine, pageChunks, bm25Pages: pageRanks(sides.bm25, index.chunks), vectorPages: pageRanks(sides.vector, index.chunks) };
+    }
+    const context: RerankContext = { chunks: index.chunks, documents: index.documents, words, idf: wordIdf(words, termStats).idf, route: routed, semantic };
     const ranked = pages.map((p) => ({ file: index.documents[p.doc].file, page: p.page }));
     const features = candidateFeatures(pages, context);
     const positive = features.map((_, i) => facts.some((f) => pageRank(f, [ranked[i]]) !== null));
@@ -151,66 +187,103 @@ function bySet(pools: readonly QuestionPool[], ranks: readonly { strict: number 
   );
 }
 
+/** The features without E5's groups: the model a device without vectors would use. */
+const LEXICAL_FEATURES = PAGE_FEATURES.filter((f) => !([...PAGE_FEATURE_GROUPS.semantic, ...PAGE_FEATURE_GROUPS.agreement] as readonly string[]).includes(f));
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      harel: { type: 'string', default: '.tmp/harel' },
-      heq: { type: 'string', default: '.tmp/heq' },
+      harel: { type: 'string', default: '.tmp/harel-e5' },
+      heq: { type: 'string', default: '.tmp/heq-e5' },
+      'model-dir': { type: 'string', default: 'models' },
+      'query-cache': { type: 'string', default: '.tmp/fit-fusion-queries.json' },
       folds: { type: 'string', default: '5' },
       l2: { type: 'string', default: '1' },
+      help: { type: 'boolean', default: false },
     },
   });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
   if (!existsSync(DATA)) throw new Error(`${DATA} is absent: the fitting data sits beside the repository.`);
   for (const dir of [values.harel, values.heq]) {
-    if (!existsSync(join(dir!, 'manifest.json'))) throw new Error(`${dir} is not an index: build it first (README, "Measured on the real corpus").`);
+    if (!existsSync(join(dir!, 'manifest.json'))) throw new Error(`${dir} is not an index: build it first (docs/benchmarks.md, "Hybrid search, fitted").`);
   }
   const k = Number(values.folds);
-  const l2 = Number(values.l2);
+  const l2s = values.l2!.split(',').map(Number);
   const harel = await readIndexFolder(values.harel!);
-  const pools = [
-    ...collect('dev-v2', harel, await loadQuestions(join(DATA, 'harel/questions/dev-v2.json')), true),
-    ...collect('dev-v3', harel, await loadQuestions(join(DATA, 'harel/questions/dev-v3.json')), true),
-  ];
-  const heq = collect('heq', await readIndexFolder(values.heq!), await loadQuestions(join(DATA, 'heq/heq_v1.1_val.json')), false);
-  const folds = assignFolds(
-    pools.map((p) => `${p.set}/${p.id}`),
-    k,
-    7,
-  );
-  const withPositive = pools.filter((p) => p.positive.some(Boolean)).length;
-  console.log(`${pools.length} answerable questions (${withPositive} with a gold page among their first pages); ${k} folds; L2 ${l2}`);
+  const heqIndex = await readIndexFolder(values.heq!);
+  const dev = {
+    'dev-v2': await loadQuestions(join(DATA, 'harel/questions/dev-v2.json')),
+    'dev-v3': await loadQuestions(join(DATA, 'harel/questions/dev-v3.json')),
+  };
+  const heqQuestions = await loadQuestions(join(DATA, 'heq/heq_v1.1_val.json'));
+  const vectorsOf = async (index: LoadedIndex, questions: readonly EvalQuestion[]) =>
+    index.vectors
+      ? queryVectors(
+          index,
+          questions.map((q) => q.question),
+          values['model-dir']!,
+          values['query-cache']!,
+        )
+      : null;
+  const harelVectors = await vectorsOf(harel, [...dev['dev-v2'], ...dev['dev-v3']]);
+  const heqVectors = await vectorsOf(heqIndex, heqQuestions);
+  const modes: StageMode[] = harelVectors ? ['bm25', 'hybrid'] : ['bm25'];
 
-  const full = crossValidate(pools, folds, k, PAGE_FEATURES, l2);
-  for (const set of ['dev-v2', 'dev-v3']) {
-    console.log(`\n${set}, held-out\n${HEADER}`);
-    console.log(
-      line(
-        'first stage (fixed pool, one result per page)',
-        bySet(
-          pools,
-          pools.map((p) => rank(p, null)),
-          set,
-        ),
-      ),
+  for (const mode of modes) {
+    const vectors = mode === 'hybrid' ? harelVectors : null;
+    const pools = [...collect('dev-v2', harel, dev['dev-v2'], true, vectors), ...collect('dev-v3', harel, dev['dev-v3'], true, vectors)];
+    const heq = collect('heq', heqIndex, heqQuestions, false, mode === 'hybrid' ? heqVectors : null);
+    const folds = assignFolds(
+      pools.map((p) => `${p.set}/${p.id}`),
+      k,
+      7,
     );
-    console.log(line('+ page reranker, all features', bySet(pools, full.ranks, set)));
-  }
-  console.log(`\ndev-v2 by fold (held-out)\n${HEADER}`);
-  full.perFold.forEach((f, i) => console.log(line(`fold ${i + 1}`, f)));
+    const features = mode === 'hybrid' ? PAGE_FEATURES : LEXICAL_FEATURES;
+    const withPositive = pools.filter((p) => p.positive.some(Boolean)).length;
+    console.log(`\n=== first stage: ${mode}; ${pools.length} answerable questions (${withPositive} with a gold page among their first ${RERANK_PAGES} pages); ${k} folds`);
+    for (const l2 of l2s) {
+      const runs = [{ name: 'lexical features', features: LEXICAL_FEATURES }, ...(mode === 'hybrid' ? [{ name: 'all features', features: PAGE_FEATURES }] : [])].map((r) => ({
+        ...r,
+        cv: crossValidate(pools, folds, k, r.features, l2),
+      }));
+      for (const set of ['dev-v2', 'dev-v3']) {
+        console.log(`\n${set}, held-out, L2 ${l2}\n${HEADER}`);
+        console.log(
+          line(
+            `${mode} first stage (one result per page)`,
+            bySet(
+              pools,
+              pools.map((p) => rank(p, null)),
+              set,
+            ),
+          ),
+        );
+        for (const r of runs) console.log(line(`+ page reranker, ${r.name}`, bySet(pools, r.cv.ranks, set)));
+      }
+      const last = runs[runs.length - 1];
+      console.log(`\ndev-v2 by fold, ${last.name} (held-out)\n${HEADER}`);
+      last.cv.perFold.forEach((f, i) => console.log(line(`fold ${i + 1}`, f)));
+    }
+    const l2 = l2s[0];
+    console.log(`\nablation (${mode}, L2 ${l2}), dev-v2 and dev-v3 together, held-out: the reranker without one feature group\n${HEADER}`);
+    console.log(line('first stage', figures(pools.map((p) => rank(p, null)))));
+    console.log(line('all its features', figures(crossValidate(pools, folds, k, features, l2).ranks)));
+    for (const group of Object.keys(PAGE_FEATURE_GROUPS) as PageFeatureGroup[]) {
+      const without = features.filter((f) => !(PAGE_FEATURE_GROUPS[group] as readonly string[]).includes(f));
+      if (without.length === features.length) continue;
+      console.log(line(`without ${group}`, figures(crossValidate(pools, folds, k, without, l2).ranks)));
+    }
 
-  console.log(`\nablation, dev-v2 and dev-v3 together, held-out: the reranker without one feature group\n${HEADER}`);
-  console.log(line('all features', figures(full.ranks)));
-  for (const group of Object.keys(PAGE_FEATURE_GROUPS) as PageFeatureGroup[]) {
-    const without = PAGE_FEATURES.filter((f) => !(PAGE_FEATURE_GROUPS[group] as readonly string[]).includes(f));
-    console.log(line(`without ${group}`, figures(crossValidate(pools, folds, k, without, l2).ranks)));
+    const final = fit(pools, features, l2);
+    console.log(`\nHeQ validation (never fitted on), paragraph = page\n${HEADER}`);
+    console.log(line('first stage', figures(heq.map((p) => rank(p, null)))));
+    console.log(line('+ page reranker (final model)', figures(heq.map((p) => rank(p, final)))));
+    console.log('\ncoefficients (standardised features):');
+    final.features.forEach((f, i) => console.log(`  ${f.padEnd(16)} ${final.weights[i].toFixed(3).padStart(7)}`));
   }
-
-  const final = fit(pools, PAGE_FEATURES, l2);
-  console.log(`\nHeQ validation (never fitted on), paragraph = page\n${HEADER}`);
-  console.log(line('first stage', figures(heq.map((p) => rank(p, null)))));
-  console.log(line('+ page reranker (final model)', figures(heq.map((p) => rank(p, final)))));
-  console.log('\ncoefficients (standardised features):');
-  final.features.forEach((f, i) => console.log(`  ${f.padEnd(16)} ${final.weights[i].toFixed(3).padStart(7)}`));
 }
 
 await main();

@@ -5,10 +5,10 @@
  * document (web page, proposal form), its edition year. fit-page-rerank.ts fits a linear model on
  * them with cross-validation and reports held-out figures and an ablation.
  *
- * Measured 2026-11-24 (README, "Ranking pages"): on dev-v2 and dev-v3 the fitted model moves
- * every figure by about one question either way at any L2 penalty, so search does not use it;
- * it stays here, measured, as the place where a feature that helps (E5 page similarity, edition
- * alignment) can be tried.
+ * Measured (docs/benchmarks.md, "Ranking pages"): on dev-v2 and dev-v3 the fitted model moves
+ * every figure by about one question either way at any L2 penalty, with the lexical features
+ * alone (2026-11-24) and with E5's page similarity and each side's page rank added (2026-11-26),
+ * so search does not use it; it stays here, measured, as the place to try the next evidence.
  */
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
 import { analyze } from '../../../widget/core/tokenizer/index.ts';
@@ -34,6 +34,10 @@ export const PAGE_FEATURE_GROUPS = {
   route: ['routeMatch'],
   kind: ['webPage', 'form'],
   recency: ['recency'],
+  // E5's evidence (zero without vectors): the page's closeness to the question in meaning.
+  semantic: ['pageCosine', 'pageCosine2', 'cosineGap'],
+  // Where each side alone put the page: pages both sides rank high are rarely wrong.
+  agreement: ['bm25PageRank', 'vectorPageRank'],
 } as const;
 
 export type PageFeatureGroup = keyof typeof PAGE_FEATURE_GROUPS;
@@ -58,6 +62,55 @@ export interface RerankContext {
   /** IDF of each word over the whole index. */
   idf: readonly number[];
   route: RouteResult | null;
+  /** E5's view of the question, where the index has vectors and the question was embedded. */
+  semantic?: SemanticEvidence | null;
+}
+
+/** The question's cosine with every chunk, and the pages each side of hybrid search ranks alone. */
+export interface SemanticEvidence {
+  /** Cosine of the question with each chunk of the index (int8 vectors, about 1 % error). */
+  cosine: Float32Array;
+  /** Every chunk of each page (`doc:page`), whether or not the pool holds it. */
+  pageChunks: ReadonlyMap<string, readonly number[]>;
+  /** 1-based page rank in BM25's candidates alone, and in the vectors' alone. */
+  bm25Pages: ReadonlyMap<string, number>;
+  vectorPages: ReadonlyMap<string, number>;
+}
+
+const pageKey = (doc: number, page: number) => `${doc}:${page}`;
+
+/** A page's best and second-best chunk cosine (over all its chunks: the pool may hold one). */
+function pageCosines(candidate: PageCandidate, semantic: SemanticEvidence): [number, number] {
+  let best = -1;
+  let second = -1;
+  for (const c of semantic.pageChunks.get(pageKey(candidate.doc, candidate.page)) ?? candidate.chunks) {
+    const x = semantic.cosine[c];
+    if (x > best) [best, second] = [x, best];
+    else if (x > second) second = x;
+  }
+  return [Math.max(best, 0), Math.max(second, 0)];
+}
+
+/** Each page (`doc:page`) at the rank of its best chunk in `hits`, 1-based. */
+export function pageRanks(hits: readonly { chunk: number }[], chunks: readonly Chunk[]): Map<string, number> {
+  const ranks = new Map<string, number>();
+  for (const h of hits) {
+    const key = pageKey(chunks[h.chunk].doc, chunks[h.chunk].page);
+    if (!ranks.has(key)) ranks.set(key, ranks.size + 1);
+  }
+  return ranks;
+}
+
+/** Every chunk of each page, `doc:page` → chunk indexes, for SemanticEvidence. */
+export function chunksByPage(chunks: readonly Chunk[]): Map<string, number[]> {
+  const pages = new Map<string, number[]>();
+  chunks.forEach((c, i) => {
+    const key = pageKey(c.doc, c.page);
+    const list = pages.get(key);
+    if (list) list.push(i);
+    else pages.set(key, [i]);
+  });
+  return pages;
 }
 
 /** The IDF-weighted share of the question's words that `terms` holds (the loop's coverage). */
@@ -113,7 +166,7 @@ function bigramShare(ctx: RerankContext, words: readonly (readonly string[])[]):
 const FORM = /הצעת?[\s-]ביטוח|טופס|הצהרת[\s-]בריאות|שאלון|proposal|application[\s-]form|declaration/i;
 
 /** The page's features, in PAGE_FEATURES order. `rank` is the page's first-stage rank (1-based). */
-export function pageFeatures(candidate: PageCandidate, rank: number, topScore: number, yearSpan: readonly [number, number], ctx: RerankContext): number[] {
+export function pageFeatures(candidate: PageCandidate, rank: number, topScore: number, yearSpan: readonly [number, number], ctx: RerankContext, topCosine = 0): number[] {
   const doc = ctx.documents[candidate.doc];
   const read = candidate.chunks.slice(0, CHUNKS_PER_PAGE).map((i) => ctx.chunks[i]);
   const analysed = read.map((c) =>
@@ -127,6 +180,12 @@ export function pageFeatures(candidate: PageCandidate, rank: number, topScore: n
   const bodyCoverage = weightedShare(ctx, body);
   const year = documentYear(doc);
   const [lo, hi] = yearSpan;
+  const semantic = ctx.semantic ?? null;
+  const [cosine, cosine2] = semantic ? pageCosines(candidate, semantic) : [0, 0];
+  const sideRank = (ranks: ReadonlyMap<string, number> | undefined) => {
+    const r = ranks?.get(pageKey(candidate.doc, candidate.page));
+    return r ? 1 / r : 0;
+  };
   const values: Record<PageFeature, number> = {
     firstStage: topScore > 0 ? candidate.scores[0] / topScore : 0,
     secondChunk: topScore > 0 && candidate.scores.length > 1 ? candidate.scores[1] / topScore : 0,
@@ -144,6 +203,11 @@ export function pageFeatures(candidate: PageCandidate, rank: number, topScore: n
     webPage: doc.kind === 'page' ? 1 : 0,
     form: FORM.test(`${doc.title} ${doc.file}`) ? 1 : 0,
     recency: year > 0 && hi > lo ? (year - lo) / (hi - lo) : 0.5,
+    pageCosine: cosine,
+    pageCosine2: cosine2,
+    cosineGap: semantic ? topCosine - cosine : 0,
+    bm25PageRank: sideRank(semantic?.bm25Pages),
+    vectorPageRank: sideRank(semantic?.vectorPages),
   };
   return PAGE_FEATURES.map((f) => values[f]);
 }
@@ -154,7 +218,9 @@ export function candidateFeatures(pages: readonly PageCandidate[], ctx: RerankCo
   const topScore = head[0]?.scores[0] ?? 0;
   const years = head.map((p) => documentYear(ctx.documents[p.doc])).filter((y) => y > 0);
   const span: [number, number] = years.length ? [Math.min(...years), Math.max(...years)] : [0, 0];
-  return head.map((p, i) => pageFeatures(p, i + 1, topScore, span, ctx));
+  const semantic = ctx.semantic;
+  const topCosine = semantic ? Math.max(0, ...head.map((p) => pageCosines(p, semantic)[0])) : 0;
+  return head.map((p, i) => pageFeatures(p, i + 1, topScore, span, ctx, topCosine));
 }
 
 export function pageScore(model: PageRerankModel, features: readonly number[]): number {
