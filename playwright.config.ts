@@ -6,7 +6,9 @@ const PORT = Number(process.env.E2E_PORT ?? 4178);
 export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 60_000,
-  workers: 1,
+  // Two: most specs wait on a page more than they compute, and the GGUF spec's generation overlaps
+  // the rest (measured on 2 cores: see docs/development.md). E2E_WORKERS=1 runs them one by one.
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   reporter: process.env.CI ? 'list' : 'line',
   globalSetup: './tests/e2e/global-setup.ts',
   use: {

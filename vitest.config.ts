@@ -8,5 +8,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest runs one file at a time on 2 cores (its default is the cores less one); most of the
+    // slow files wait on a child process or a browser, so two at once fit these 2 cores.
+    maxWorkers: 2,
   },
 });
