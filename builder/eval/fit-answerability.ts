@@ -4,6 +4,10 @@
  *
  *   npx tsx builder/eval/fit-answerability.ts [--harel .tmp/harel] [--heq .tmp/heq] [--demo .tmp/demo-bm25]
  *       [--folds 5] [--write] [--rows .tmp/answerability-rows.json] [--reuse]
+ *   npx tsx builder/eval/fit-answerability.ts --hybrid [--harel .tmp/harel-e5-q4f32] [--heq .tmp/heq-e5-q4f32]
+ *       [--demo demo/.generated/demo-index] [--model-dir models] [--vectors-cache .tmp/fit-fusion-queries.json]
+ *       [--rows .tmp/answerability-rows-hybrid.json] [--write]
+ *   [--seed 12]: the folds' shuffle; [--skip-demo]: the demo's sets left out of the figures
  *
  * Data (read from ../shared/data, never copied): dev-v2 and dev-v3 over the Harel index, HeQ
  * validation over its own index, the demo questions over the demo index, and the project's own
@@ -13,6 +17,14 @@
  * other folds only, and every figure printed under "held-out" is measured on questions the fold's
  * models never saw. `--write` then fits on everything and writes
  * widget/loop/answerability-weights.ts.
+ *
+ * `--hybrid` searches as a device with the query model does (BM25 and E5 vectors, indexes built
+ * with --model-dir models; questions embedded as the widget embeds them and cached), and reports
+ * on the same folds the lexical models beside two sets with semantic features (evidence.ts,
+ * SEMANTIC_FEATURES); `--write` then writes the shipped one (HYBRID_SHIPPED) to
+ * widget/loop/answerability-weights-hybrid.ts. The demo's sets are searched over the demo's index
+ * with the real E5 (`npm run build` writes it where models/ holds the model), and left out when
+ * there is none. docs/how-it-answers.md ("With E5's evidence") has the figures.
  */
 import { existsSync } from 'node:fs';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
@@ -20,12 +32,14 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { assess, type AnswerabilityModel } from '../../widget/loop/answerability.ts';
-import { EVIDENCE_FEATURES, type EvidenceFeature, type EvidenceVector } from '../../widget/loop/evidence.ts';
+import { EVIDENCE_FEATURES, LEXICAL_FEATURES, type EvidenceFeature, type EvidenceVector } from '../../widget/loop/evidence.ts';
 import { buildIndex } from '../pipeline/build-index.ts';
 import { INDEX_FORMAT_VERSION } from '../../widget/core/format/manifest.ts';
+import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { collectRows, loadContextQuestions, loadOffTopicSet, type FitRow, type QuestionSet } from './fit/collect.ts';
 import { assignFolds } from './fit/folds.ts';
+import { cachedQueryEmbedder } from './fit/query-vectors.ts';
 import { fitLogistic, predictLogistic, type FittedLogistic } from './fit/logistic.ts';
 import { highThreshold, offTopicRefusedThreshold, offTopicThreshold, refusalThreshold } from './fit/thresholds.ts';
 import { loadQuestions } from './questions.ts';
@@ -67,14 +81,34 @@ const isFresh = (r: FitRow) => r.set.startsWith(FRESH);
 /** Share of HeQ's questions the off-topic threshold may flag (its own false refusals). */
 const OFF_TOPIC_GENERAL_BUDGET = 0.02;
 
+/**
+ * The features each model set reads. `lexical`: what every search yields, the models every device
+ * runs today. `semantic`: the same and all of E5's evidence (SEMANTIC_FEATURES), measurable only on
+ * rows searched hybrid; the correctness model adds the two that speak of the best page.
+ * `semantic-top`: the lexical features and the question's distance to the corpus only (semTop,
+ * semMargin), the correctness model unchanged: fewer weights for the same rows.
+ */
+export const FEATURE_SETS = {
+  lexical: { features: LEXICAL_FEATURES, correct: CORRECT_FEATURES },
+  semantic: { features: EVIDENCE_FEATURES, correct: [...CORRECT_FEATURES, 'semTop', 'semAgree'] },
+  'semantic-top': { features: [...LEXICAL_FEATURES, 'semTop', 'semMargin'], correct: CORRECT_FEATURES },
+} satisfies Record<string, { features: readonly EvidenceFeature[]; correct: readonly EvidenceFeature[] }>;
+type FeatureSet = (typeof FEATURE_SETS)[keyof typeof FEATURE_SETS];
+/** The set `--hybrid --write` ships: the one that won on held-out folds over six fold shuffles. */
+const HYBRID_SHIPPED: keyof typeof FEATURE_SETS = 'semantic-top';
+
 interface Models {
+  set: FeatureSet;
   offTopic: FittedLogistic & { threshold: number; refusedThreshold: number };
   answerable: FittedLogistic & { threshold: number };
   correct: FittedLogistic & { high: number };
 }
 
-const CORRECT_COLUMNS = CORRECT_FEATURES.map((f) => EVIDENCE_FEATURES.indexOf(f));
-const correctRow = (r: FitRow) => CORRECT_COLUMNS.map((j) => r.features[j]);
+/** A row's values of `features` (rows store every feature, in EVIDENCE_FEATURES order). */
+const columns = (features: readonly EvidenceFeature[]) => {
+  const at = features.map((f) => EVIDENCE_FEATURES.indexOf(f));
+  return (r: FitRow) => at.map((j) => r.features[j]);
+};
 
 function quantile(values: readonly number[], q: number): number {
   if (values.length === 0) return 0;
@@ -84,10 +118,12 @@ function quantile(values: readonly number[], q: number): number {
 const INSURANCE_WORDS = EVIDENCE_FEATURES.indexOf('insuranceWords');
 const SMALL_TALK = EVIDENCE_FEATURES.indexOf('smallTalk');
 
-function fitModels(rows: readonly FitRow[]): Models {
-  const fit = (subset: readonly FitRow[], label: (r: FitRow) => boolean, l2: number, columns: (r: FitRow) => number[] = (r) => r.features) =>
+function fitModels(rows: readonly FitRow[], set: FeatureSet = FEATURE_SETS.lexical): Models {
+  const x = columns(set.features);
+  const correctRow = columns(set.correct);
+  const fit = (subset: readonly FitRow[], label: (r: FitRow) => boolean, l2: number, cols: (r: FitRow) => number[] = x) =>
     fitLogistic(
-      subset.map(columns),
+      subset.map(cols),
       subset.map((r) => (label(r) ? 1 : 0)),
       subset.map((r) => SET_WEIGHT[r.set] ?? 1),
       { l2 },
@@ -97,7 +133,7 @@ function fitModels(rows: readonly FitRow[]): Models {
   // The false-refusal budget holds for the insurers' questions and for general knowledge alike.
   const budget = (keep: (r: FitRow) => boolean) =>
     refusalThreshold(
-      rows.filter((r) => keep(r) && r.answerable).map((r) => ({ p: predictLogistic(answerable, r.features), refusedAnyway: !r.answered })),
+      rows.filter((r) => keep(r) && r.answerable).map((r) => ({ p: predictLogistic(answerable, x(r)), refusedAnyway: !r.answered })),
       TARGETS.maxFalseRefusal,
     );
   const refuse = Math.min(
@@ -106,7 +142,7 @@ function fitModels(rows: readonly FitRow[]): Models {
   );
 
   const unguarded = (r: FitRow) => !r.offTopic && r.features[INSURANCE_WORDS] === 0 && r.features[SMALL_TALK] === 0;
-  const scored = (keep: (r: FitRow) => boolean) => rows.filter(keep).map((r) => ({ p: predictLogistic(offTopic, r.features), refused: predictLogistic(answerable, r.features) < refuse }));
+  const scored = (keep: (r: FitRow) => boolean) => rows.filter(keep).map((r) => ({ p: predictLogistic(offTopic, x(r)), refused: predictLogistic(answerable, x(r)) < refuse }));
   const onTopic = scored((r) => unguarded(r) && INSURANCE_SETS.has(r.set));
   const general = scored((r) => r.set === 'heq' && r.features[INSURANCE_WORDS] === 0);
   const threshold = Math.max(
@@ -126,9 +162,10 @@ function fitModels(rows: readonly FitRow[]): Models {
   );
   const candidates = rows
     .filter((r) => HIGH_SETS.has(r.set) && r.answered && r.fullySupported)
-    .filter((r) => predictLogistic(answerable, r.features) >= refuse)
+    .filter((r) => predictLogistic(answerable, x(r)) >= refuse)
     .map((r) => ({ p: predictLogistic(correct, correctRow(r)), right: r.citesGold }));
   return {
+    set,
     offTopic: { ...offTopic, threshold, refusedThreshold },
     answerable: { ...answerable, threshold: refuse },
     correct: { ...correct, high: highThreshold(candidates, TARGETS.highPrecision, TARGETS.highMinSupport) },
@@ -139,9 +176,9 @@ function fitModels(rows: readonly FitRow[]): Models {
 function asAnswerabilityModel(models: Models): AnswerabilityModel {
   return {
     version: 1,
-    offTopic: { ...models.offTopic, features: EVIDENCE_FEATURES },
-    answerable: { ...models.answerable, features: EVIDENCE_FEATURES },
-    correct: { ...models.correct, features: CORRECT_FEATURES },
+    offTopic: { ...models.offTopic, features: models.set.features },
+    answerable: { ...models.answerable, features: models.set.features },
+    correct: { ...models.correct, features: models.set.correct },
   };
 }
 
@@ -230,40 +267,85 @@ async function ensureDemoIndex(dir: string): Promise<void> {
 
 async function collect(values: Record<string, string | boolean | undefined>): Promise<FitRow[]> {
   const path = values.rows as string;
-  if (values.reuse && existsSync(path)) return JSON.parse(await readFile(path, 'utf8')) as FitRow[];
+  if (values.reuse && existsSync(path)) {
+    const stored = JSON.parse(await readFile(path, 'utf8')) as FitRow[];
+    // Rows written before a feature was added are collected again.
+    if (stored.every((r) => r.features.length === EVIDENCE_FEATURES.length)) return stored;
+  }
   for (const dir of [values.harel, values.heq] as string[]) {
     if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`${dir} is not an index: build it first (README, "Measured on the real corpus").`);
   }
-  await ensureDemoIndex(values.demo as string);
-  const [harel, heq, demo] = await Promise.all([values.harel, values.heq, values.demo].map((d) => readIndexFolder(d as string)));
+  const hybrid = Boolean(values.hybrid);
+  if (!hybrid) await ensureDemoIndex(values.demo as string);
+  const [harel, heq] = await Promise.all([values.harel, values.heq].map((d) => readIndexFolder(d as string)));
+  // One embedder (and one cache) for every index: each must have been built with the same question model.
+  const sameEmbedder = (index: LoadedIndex) => JSON.stringify(index.manifest.embedder) === JSON.stringify(harel.manifest.embedder);
+  if (hybrid && !sameEmbedder(heq)) throw new Error('--hybrid: the Harel and HeQ indexes name different embedders.');
+  // The demo's index with the real E5 is what `npm run build` writes where models/ holds it
+  // (demo/.generated/demo-index); without it (or with the tests' tiny embedder) a hybrid run
+  // leaves the demo's sets out rather than search them BM25-only among hybrid rows.
+  let demo = existsSync(join(values.demo as string, 'manifest.json')) ? await readIndexFolder(values.demo as string) : null;
+  if (hybrid && demo && !sameEmbedder(demo)) demo = null;
+  if (hybrid && !demo) console.log(`${values.demo}: no index with ${harel.manifest.embedder?.id}'s vectors; the demo's sets are left out.`);
+  const embedders = hybrid ? [await cachedQueryEmbedder(harel, values['model-dir'] as string, values['vectors-cache'] as string)] : null;
+  const harelQuery = embedders?.[0].embedQuery;
+  const heqQuery = harelQuery;
   const offTopic = await loadOffTopicSet(join(ROOT, 'builder/eval/sets/off-topic.json'));
   const fresh = await loadOffTopicSet(join(ROOT, 'builder/eval/sets/off-topic-fresh.json'));
   const context = await loadContextQuestions(join(ROOT, 'builder/eval/sets/insurance-context.json'));
   const byId = (q: { id: string }) => `off-topic/${q.id}`;
-  const sets: QuestionSet[] = [
-    { name: 'dev-v2', index: harel, questions: await loadQuestions(join(DATA, 'harel/questions/dev-v2.json')), offTopic: false },
-    { name: 'dev-v3', index: harel, questions: await loadQuestions(join(DATA, 'harel/questions/dev-v3.json')), offTopic: false },
-    { name: 'off-topic@harel', index: harel, questions: offTopic, offTopic: true, group: byId, context },
-    { name: 'demo', index: demo, questions: await loadQuestions(join(ROOT, 'demo/questions.json')), offTopic: false },
-    { name: 'off-topic@demo', index: demo, questions: offTopic, offTopic: true, group: byId, context },
+  const onHarel = { index: harel, ...(harelQuery ? { embedQuery: harelQuery } : {}) };
+  const onDemo = demo && { index: demo, ...(harelQuery ? { embedQuery: harelQuery } : {}) };
+  const sets: (QuestionSet | null)[] = [
+    { name: 'dev-v2', ...onHarel, questions: await loadQuestions(join(DATA, 'harel/questions/dev-v2.json')), offTopic: false },
+    { name: 'dev-v3', ...onHarel, questions: await loadQuestions(join(DATA, 'harel/questions/dev-v3.json')), offTopic: false },
+    { name: 'off-topic@harel', ...onHarel, questions: offTopic, offTopic: true, group: byId, context },
+    onDemo && { name: 'demo', ...onDemo, questions: await loadQuestions(join(ROOT, 'demo/questions.json')), offTopic: false },
+    onDemo && { name: 'off-topic@demo', ...onDemo, questions: offTopic, offTopic: true, group: byId, context },
     // Never fitted on: measured once, with the final models, to see whether the off-topic
     // decision transfers to questions written after the features and rules were.
-    { name: `${FRESH}@harel`, index: harel, questions: fresh, offTopic: true, group: byId, context },
-    { name: `${FRESH}@demo`, index: demo, questions: fresh, offTopic: true, group: byId, context },
-    { name: 'heq', index: heq, questions: await loadQuestions(join(DATA, 'heq/heq_v1.1_val.json')), offTopic: false },
+    { name: `${FRESH}@harel`, ...onHarel, questions: fresh, offTopic: true, group: byId, context },
+    onDemo && { name: `${FRESH}@demo`, ...onDemo, questions: fresh, offTopic: true, group: byId, context },
+    { name: 'heq', index: heq, ...(heqQuery ? { embedQuery: heqQuery } : {}), questions: await loadQuestions(join(DATA, 'heq/heq_v1.1_val.json')), offTopic: false },
   ];
-  const rows = await collectRows(sets, (set, done, total) => process.stderr.write(`\r${set}: ${done}/${total}   `));
+  const rows = await collectRows(
+    sets.filter((x): x is QuestionSet => x !== null),
+    (set, done, total) => process.stderr.write(`\r${set}: ${done}/${total}   `),
+  );
   process.stderr.write('\n');
+  for (const e of embedders ?? []) {
+    await e.save();
+    await e.dispose();
+  }
+  if (hybrid) {
+    const bm25 = rows.filter((r) => r.searchMode !== 'hybrid').length;
+    if (bm25) console.log(`${bm25} rows searched BM25-only in hybrid mode (the question's embedding failed)`);
+  }
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, JSON.stringify(rows));
   return rows;
 }
 
-function weightsSource(models: Models, summary: string): string {
+/** Where --write puts each kind of model set: BM25-only rows → the lexical models; --hybrid rows → the hybrid ones. */
+const WEIGHTS_FILES = {
+  lexical: { file: 'widget/loop/answerability-weights.ts', name: 'ANSWERABILITY_WEIGHTS' },
+  hybrid: { file: 'widget/loop/answerability-weights-hybrid.ts', name: 'HYBRID_ANSWERABILITY_WEIGHTS' },
+};
+
+/** A feature list as source: LEXICAL_FEATURES by name, and any feature after them spelled out. */
+function featuresSource(features: readonly EvidenceFeature[]): string {
+  const lexical = LEXICAL_FEATURES.every((f, i) => features[i] === f);
+  if (!lexical) return JSON.stringify(features);
+  const rest = features.slice(LEXICAL_FEATURES.length);
+  return rest.length ? `[...LEXICAL_FEATURES, ${rest.map((f) => JSON.stringify(f)).join(', ')}]` : 'LEXICAL_FEATURES';
+}
+
+function weightsSource(models: Models, summary: string, target: (typeof WEIGHTS_FILES)[keyof typeof WEIGHTS_FILES], embedder: string | null): string {
   const model = (m: FittedLogistic, features = '@FEATURES@') => ({ features, mean: m.mean.map(round), scale: m.scale.map(round), weights: m.weights.map(round), bias: round(m.bias) });
   const json = JSON.stringify(
     {
       version: 1,
+      ...(embedder ? { embedder } : {}),
       // Thresholds rounded towards caution: off-topic and "high" up, refusal down.
       offTopic: {
         ...model(models.offTopic),
@@ -278,20 +360,20 @@ function weightsSource(models: Models, summary: string): string {
   )
     // One line per vector: the file stays readable beside its features.
     .replace(/\[\s+([-\d.e,\s]+?)\s+\]/g, (_, inner: string) => `[${inner.split(/,\s*/).join(', ')}]`)
-    .replace(/"@FEATURES@"/g, 'EVIDENCE_FEATURES')
-    .replace(/"@CORRECT@"/g, JSON.stringify(CORRECT_FEATURES));
+    .replace(/"@FEATURES@"/g, featuresSource(models.set.features))
+    .replace(/"@CORRECT@"/g, featuresSource(models.set.correct));
   return `/**
- * Written by builder/eval/fit-answerability.ts — do not edit by hand; refit instead.
- * Features: widget/loop/evidence.ts (EVIDENCE_FEATURES, in that order).
+ * Written by builder/eval/fit-answerability.ts${embedder ? ' --hybrid' : ''} — do not edit by hand; refit instead.
+ * Features: widget/loop/evidence.ts (LEXICAL_FEATURES, in that order${embedder ? ', then the semantic features named' : ''}).
 ${summary
   .split('\n')
   .map((l) => ` * ${l}`.trimEnd())
   .join('\n')}
  */
 import type { AnswerabilityModel } from './answerability-model.ts';
-import { EVIDENCE_FEATURES } from './evidence.ts';
+import { LEXICAL_FEATURES } from './evidence.ts';
 
-export const ANSWERABILITY_WEIGHTS: AnswerabilityModel = ${json};
+export const ${target.name}: AnswerabilityModel = ${json};
 `;
 }
 
@@ -299,54 +381,40 @@ function round(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: {
-      harel: { type: 'string', default: '.tmp/harel' },
-      heq: { type: 'string', default: '.tmp/heq' },
-      demo: { type: 'string', default: '.tmp/demo-bm25' },
-      rows: { type: 'string', default: '.tmp/answerability-rows.json' },
-      folds: { type: 'string', default: '5' },
-      reuse: { type: 'boolean', default: false },
-      write: { type: 'boolean', default: false },
-    },
-  });
-  if (!existsSync(DATA)) throw new Error(`${DATA} is absent: the fitting data sits beside the repository.`);
-  const collected = await collect(values);
-  const rows = collected.filter((r) => !isFresh(r));
-  const freshRows = collected.filter(isFresh);
-  const k = Number(values.folds);
-  const folds = assignFolds(
-    rows.map((r) => r.group),
-    k,
-    12,
-  );
+/** Held-out figures of one feature set: each question decided by the models of the fold that did not see it. */
+function crossValidate(rows: readonly FitRow[], folds: readonly number[], k: number, set: FeatureSet, name: string): ReturnType<typeof decide>[] {
   const decisions = new Array<ReturnType<typeof decide>>(rows.length);
-  console.log(`${rows.length} rows; ${k} folds; features: ${EVIDENCE_FEATURES.join(', ')}`);
+  console.log(`\n=== ${name}: ${rows.length} rows; ${k} folds; features: ${set.features.join(', ')}; correctness: ${set.correct.join(', ')}`);
   for (let f = 0; f < k; f++) {
-    const train = rows.filter((_, i) => folds[i] !== f);
-    const models = fitModels(train);
+    const models = fitModels(
+      rows.filter((_, i) => folds[i] !== f),
+      set,
+    );
     const heldIdx = rows.map((_, i) => i).filter((i) => folds[i] === f);
     for (const i of heldIdx) decisions[i] = decide(rows[i], models);
     printFigures(
-      `fold ${f + 1} held-out (thresholds: off-topic ${models.offTopic.threshold.toFixed(3)}, when refused ${models.offTopic.refusedThreshold.toFixed(3)}, refuse below ${models.answerable.threshold.toFixed(3)}, high from ${models.correct.high.toFixed(3)})`,
+      `${name}, fold ${f + 1} held-out (thresholds: off-topic ${models.offTopic.threshold.toFixed(3)}, when refused ${models.offTopic.refusedThreshold.toFixed(3)}, refuse below ${models.answerable.threshold.toFixed(3)}, high from ${models.correct.high.toFixed(3)})`,
       figures(
         heldIdx.map((i) => rows[i]),
         heldIdx.map((i) => decisions[i]),
       ),
     );
   }
-  printFigures('all folds, held-out (each question decided by the models of the fold that did not see it)', figures(rows, decisions));
-  for (const set of ['off-topic@harel', 'off-topic@demo']) {
-    const asked = rows.map((r, i) => ({ r, d: decisions[i] })).filter(({ r }) => r.set === set);
+  printFigures(`${name}, all folds, held-out (each question decided by the models of the fold that did not see it)`, figures(rows, decisions));
+  for (const s of ['off-topic@harel', 'off-topic@demo']) {
+    const asked = rows.map((r, i) => ({ r, d: decisions[i] })).filter(({ r }) => r.set === s);
+    if (!asked.length) continue;
     const same = asked.filter(({ r }) => r.sameAfterContext).length;
     const offAfter = asked.filter(({ r, d }) => r.sameAfterContext && d.offTopic).length;
-    console.log(`${set} after an insurance question: searched as alone ${same}/${asked.length}; refused as off-topic ${offAfter}/${asked.length} (${pct(offAfter, asked.length)})`);
+    console.log(`${s} after an insurance question: searched as alone ${same}/${asked.length}; refused as off-topic ${offAfter}/${asked.length} (${pct(offAfter, asked.length)})`);
   }
+  return decisions;
+}
 
-  const models = fitModels(rows);
+/** The final models (fitted on every row) in-sample, on the never-fitted fresh off-topic set, and their coefficients. */
+function reportFinal(rows: readonly FitRow[], freshRows: readonly FitRow[], models: Models, name: string): void {
   printFigures(
-    'fitted on everything (in-sample: for reference only)',
+    `${name}, fitted on everything (in-sample: for reference only)`,
     figures(
       rows,
       rows.map((r) => decide(r, models)),
@@ -354,7 +422,7 @@ async function main(): Promise<void> {
   );
   if (freshRows.length) {
     printFigures(
-      `${FRESH}: never fitted on, decided by the final models`,
+      `${name}, ${FRESH}: never fitted on, decided by the final models`,
       figures(
         freshRows,
         freshRows.map((r) => decide(r, models)),
@@ -368,30 +436,96 @@ async function main(): Promise<void> {
       );
     }
   }
-  console.log('\ncoefficients (standardised features):');
-  EVIDENCE_FEATURES.forEach((name, j) => {
-    const c = CORRECT_FEATURES.indexOf(name);
+  console.log(`\n${name}, coefficients (standardised features):`);
+  models.set.features.forEach((feature, j) => {
+    const c = models.set.correct.indexOf(feature);
     console.log(
-      `  ${name.padEnd(22)} off-topic ${models.offTopic.weights[j].toFixed(2).padStart(6)}  answerable ${models.answerable.weights[j].toFixed(2).padStart(6)}  correct ${c < 0 ? '     —' : models.correct.weights[c].toFixed(2).padStart(6)}`,
+      `  ${feature.padEnd(22)} off-topic ${models.offTopic.weights[j].toFixed(2).padStart(6)}  answerable ${models.answerable.weights[j].toFixed(2).padStart(6)}  correct ${c < 0 ? '     —' : models.correct.weights[c].toFixed(2).padStart(6)}`,
     );
   });
+}
+
+/** One line per set and model set: the held-out figures the docs' table quotes. */
+function printSideBySide(runs: readonly { name: string; figs: Record<string, SetFigures> }[]): void {
+  console.log('\nheld-out, side by side');
+  console.log('set | models | false refusals | unanswerable refused | flagged off-topic | "high": right/answers | answerable citing gold');
+  for (const set of Object.keys(runs[0].figs)) {
+    for (const { name, figs } of runs) {
+      const f = figs[set];
+      console.log(
+        `${set} | ${name} | ${f.falseRefusals}/${f.answerable} | ${f.unanswerableRefused}/${f.unanswerable} | ${f.flaggedOffTopic}/${f.questions} (${pct(f.flaggedOffTopic, f.questions)}) | ${f.highRight}/${f.high} | ${f.citesGold}/${f.answerable} (${pct(f.citesGold, f.answerable)})`,
+      );
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      harel: { type: 'string' },
+      heq: { type: 'string' },
+      demo: { type: 'string' },
+      rows: { type: 'string' },
+      folds: { type: 'string', default: '5' },
+      // The folds' shuffle: other seeds show how much the held-out figures owe to one split.
+      seed: { type: 'string', default: '12' },
+      reuse: { type: 'boolean', default: false },
+      write: { type: 'boolean', default: false },
+      hybrid: { type: 'boolean', default: false },
+      'skip-demo': { type: 'boolean', default: false },
+      'model-dir': { type: 'string', default: 'models' },
+      'vectors-cache': { type: 'string', default: '.tmp/fit-fusion-queries.json' },
+    },
+  });
+  const hybrid = values.hybrid;
+  values.harel ??= hybrid ? '.tmp/harel-e5-q4f32' : '.tmp/harel';
+  values.heq ??= hybrid ? '.tmp/heq-e5-q4f32' : '.tmp/heq';
+  values.demo ??= hybrid ? 'demo/.generated/demo-index' : '.tmp/demo-bm25';
+  values.rows ??= hybrid ? '.tmp/answerability-rows-hybrid.json' : '.tmp/answerability-rows.json';
+  if (values.write && values['skip-demo']) throw new Error('--write fits on every set: drop --skip-demo.');
+  if (!existsSync(DATA)) throw new Error(`${DATA} is absent: the fitting data sits beside the repository.`);
+  // --skip-demo: the sets a --hybrid run has, for a like-for-like comparison with it.
+  const collected = (await collect(values)).filter((r) => !values['skip-demo'] || !r.set.endsWith('demo'));
+  const rows = collected.filter((r) => !isFresh(r));
+  const freshRows = collected.filter(isFresh);
+  const k = Number(values.folds);
+  const folds = assignFolds(
+    rows.map((r) => r.group),
+    k,
+    Number(values.seed),
+  );
+  // BM25-only rows: the lexical models, as shipped. Hybrid rows: the same lexical models (what a
+  // device with the query model runs today) beside the two semantic sets, on the same folds.
+  const runs = (hybrid ? (['lexical', 'semantic', 'semantic-top'] as const) : (['lexical'] as const)).map((key) => {
+    const name = `${hybrid ? 'hybrid' : 'bm25'} search, ${key} models`;
+    const decisions = crossValidate(rows, folds, k, FEATURE_SETS[key], name);
+    const models = fitModels(rows, FEATURE_SETS[key]);
+    reportFinal(rows, freshRows, models, name);
+    return { key, name, models, decisions, figs: figures(rows, decisions) };
+  });
+  printSideBySide(runs);
+  // What --write ships: the lexical models from BM25-only rows, or from hybrid rows the set that won
+  // on held-out folds (docs/how-it-answers.md, "With E5's evidence").
+  const { models, figs: held } = runs.find((r) => r.key === (hybrid ? HYBRID_SHIPPED : 'lexical'))!;
   if (values.write) {
-    const held = figures(rows, decisions);
     const summary = [
       `Fitted ${new Date().toISOString().slice(0, 10)} on ${rows.length} rows (${Object.entries(held)
         .map(([s, f]) => `${s} ${f.questions}`)
         .join(', ')}).`,
       `Held-out (${k} folds): ${Object.entries(held)
-        .filter(([s]) => s === 'dev-v2' || s.startsWith('off-topic'))
+        .filter(([s]) => s === 'dev-v2' || (hybrid && s === 'heq') || s.startsWith('off-topic'))
         .map(([s, f]) =>
           f.answerable
             ? `${s}: false refusals ${pct(f.falseRefusals, f.answerable)}, unanswerable refused ${f.unanswerableRefused}/${f.unanswerable}, high right ${f.highRight}/${f.high}`
             : `${s}: flagged off-topic ${pct(f.flaggedOffTopic, f.questions)}`,
         )
         .join('; ')}.`,
+      ...(hybrid ? [`Rows searched hybrid (${[values.harel, values.heq, ...(rows.some((r) => r.set === 'demo') ? [values.demo] : [])].join(', ')}).`] : []),
     ].join('\n');
-    const out = join(ROOT, 'widget/loop/answerability-weights.ts');
-    await writeFile(out, weightsSource(models, summary));
+    const target = WEIGHTS_FILES[hybrid ? 'hybrid' : 'lexical'];
+    const embedder = hybrid ? (JSON.parse(await readFile(join(values.harel, 'manifest.json'), 'utf8')) as { embedder: { id: string } }).embedder.id : null;
+    const out = join(ROOT, target.file);
+    await writeFile(out, weightsSource(models, summary, target, embedder));
     console.log(`\nwrote ${out}`);
   }
 }

@@ -17,6 +17,11 @@ export interface LogisticModel {
 export interface AnswerabilityModel {
   version: number;
   /**
+   * Models that read semantic features (evidence.ts, SEMANTIC_FEATURES): the embedder whose
+   * cosines they were fitted on. Absent from models that read the lexical features only.
+   */
+  embedder?: string;
+  /**
    * `threshold` flags any question; `refusedThreshold` (≤ threshold) flags a question the
    * answerable model refuses anyway.
    */

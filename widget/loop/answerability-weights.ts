@@ -1,16 +1,16 @@
 /**
  * Written by builder/eval/fit-answerability.ts — do not edit by hand; refit instead.
- * Features: widget/loop/evidence.ts (EVIDENCE_FEATURES, in that order).
+ * Features: widget/loop/evidence.ts (LEXICAL_FEATURES, in that order).
  * Fitted 2026-11-24 on 1979 rows (dev-v2 121, dev-v3 17, off-topic@harel 152, demo 36, off-topic@demo 152, heq 1501).
  * Held-out (5 folds): dev-v2: false refusals 5.5 %, unanswerable refused 2/12, high right 5/6; off-topic@harel: flagged off-topic 92.8 %; off-topic@demo: flagged off-topic 80.3 %.
  */
 import type { AnswerabilityModel } from './answerability-model.ts';
-import { EVIDENCE_FEATURES } from './evidence.ts';
+import { LEXICAL_FEATURES } from './evidence.ts';
 
 export const ANSWERABILITY_WEIGHTS: AnswerabilityModel = {
   "version": 1,
   "offTopic": {
-    "features": EVIDENCE_FEATURES,
+    "features": LEXICAL_FEATURES,
     "mean": [0.225887, 0.493705, -1.989619, -2.646728, 0.540244, 0.471329, 0.542557, 0.637922, 0.380993, 2.181795, 1.142091, 0.150277, 0.60384, 0.075796, 0.305205, 0.055078, 0.086913, 1.818724, 0.018696, 0.515142, 0.466157, 0.406414, 0.797205, 0.536635, 0.007074],
     "scale": [0.273461, 0.513261, 0.49387, 0.719312, 0.247988, 0.239754, 0.248919, 0.215839, 0.280249, 0.996394, 0.625586, 0.23194, 0.489098, 0.264671, 0.460494, 0.228133, 0.281707, 0.442838, 0.13545, 0.249543, 0.282102, 0.264412, 0.292832, 0.498656, 0.083811],
     "weights": [1.897097, 1.584098, -0.508398, -1.701712, 0.78152, 0.084475, -0.480788, -1.44048, 0.275869, -0.576092, -1.500671, 3.184876, -0.478902, -0.931722, -0.088341, -0.083349, 0.144874, -2.232952, 0.040976, -4.019682, 2.230648, 2.141109, -0.079861, -1.655743, 0.963469],
@@ -19,7 +19,7 @@ export const ANSWERABILITY_WEIGHTS: AnswerabilityModel = {
     "refusedThreshold": 0.414522
   },
   "answerable": {
-    "features": EVIDENCE_FEATURES,
+    "features": LEXICAL_FEATURES,
     "mean": [0.225887, 0.493705, -1.989619, -2.646728, 0.540244, 0.471329, 0.542557, 0.637922, 0.380993, 2.181795, 1.142091, 0.150277, 0.60384, 0.075796, 0.305205, 0.055078, 0.086913, 1.818724, 0.018696, 0.515142, 0.466157, 0.406414, 0.797205, 0.536635, 0.007074],
     "scale": [0.273461, 0.513261, 0.49387, 0.719312, 0.247988, 0.239754, 0.248919, 0.215839, 0.280249, 0.996394, 0.625586, 0.23194, 0.489098, 0.264671, 0.460494, 0.228133, 0.281707, 0.442838, 0.13545, 0.249543, 0.282102, 0.264412, 0.292832, 0.498656, 0.083811],
     "weights": [-1.002411, -0.130141, 0.426943, 0.095414, 0.206271, 0.963427, -0.177045, 0.607641, 0.138797, 0.129845, -0.074837, -0.269195, 0.073963, 0.203154, -0.1497, 0.164418, -0.096913, 0.678882, 0.054957, 0.568944, -0.749355, -0.889581, 0.119952, 0.396773, -0.437269],

@@ -6,11 +6,16 @@
  * - answerable: the documents hold an answer → below its threshold, a refusal with the closest
  *   clauses;
  * - correct: the answer will cite a page that answers it → at or above its threshold, "high".
- * Logistic regression because the features are few, the data is small (a few hundred questions
- * per index), and its coefficients can be read and checked; a bigger model would only memorise.
+ * Two fitted sets: the lexical models every search can feed, and for a hybrid search with the
+ * embedder they were fitted on, the same decisions with the question's distance to the corpus
+ * added (answerability-weights-hybrid.ts; modelFor picks). Logistic regression because the
+ * features are few, the data is small (a few hundred questions per index), and its coefficients
+ * can be read and checked; a bigger model would only memorise.
  */
 import type { AnswerabilityModel, LogisticModel } from './answerability-model.ts';
 import { ANSWERABILITY_WEIGHTS } from './answerability-weights.ts';
+import { HYBRID_ANSWERABILITY_WEIGHTS } from './answerability-weights-hybrid.ts';
+import type { SearchResult } from '../core/retrieval/retriever.ts';
 import type { Evidence, EvidenceVector } from './evidence.ts';
 
 export type { AnswerabilityModel, LogisticModel } from './answerability-model.ts';
@@ -21,6 +26,20 @@ export function probability(model: LogisticModel, features: EvidenceVector): num
     z += model.weights[i] * ((features[name] - model.mean[i]) / (model.scale[i] || 1));
   });
   return 1 / (1 + Math.exp(-z));
+}
+
+/**
+ * The models for a search's evidence: the hybrid set when the search ran hybrid with the embedder
+ * that set was fitted on (its cosines mean nothing from another model), else the lexical set, which
+ * reads no semantic feature. BM25-only searches, and hybrid ones with any other embedder (the
+ * browser tests' tiny one), decide exactly as before the hybrid set existed.
+ */
+export function modelFor(
+  result: Pick<SearchResult, 'mode' | 'semantic'>,
+  hybrid: AnswerabilityModel = HYBRID_ANSWERABILITY_WEIGHTS,
+  lexical: AnswerabilityModel = ANSWERABILITY_WEIGHTS,
+): AnswerabilityModel {
+  return result.mode === 'hybrid' && result.semantic != null && hybrid.embedder !== undefined && result.semantic.embedder === hybrid.embedder ? hybrid : lexical;
 }
 
 export interface Assessment {

@@ -8,7 +8,7 @@
  * computes exactly the same features in Node.
  */
 import { detectLang } from '../core/tokenizer/index.ts';
-import type { TermStats } from '../core/retrieval/retriever.ts';
+import type { SemanticEvidence, TermStats } from '../core/retrieval/retriever.ts';
 import type { RouteResult } from '../core/retrieval/route.ts';
 import type { ContextPassage, SearchResponse } from '../search/search-service.ts';
 import { answersType } from './facts.ts';
@@ -19,8 +19,8 @@ import { isQuotable, oneLine, splitSentences } from './sentences.ts';
 import { smallTalkKind } from './small-talk.ts';
 import { contentWords, termSet, wordFound, type Word } from './terms.ts';
 
-/** The features, in the order the model's coefficients are stored. */
-export const EVIDENCE_FEATURES = [
+/** The features every search yields (BM25's, the router's, the sentences'), in stored order. */
+export const LEXICAL_FEATURES = [
   'unknownMass',
   'unknownWords',
   'familiarity',
@@ -47,6 +47,20 @@ export const EVIDENCE_FEATURES = [
   'keyUnknown',
   'smallTalk',
 ] as const;
+
+/**
+ * E5's evidence, measured only when the search ran hybrid (0 otherwise): how near the question
+ * lies to the nearest chunk of the index (its distance to the corpus), how far that chunk stands
+ * out from the nearest other page, whether BM25's best chunk lies on the vectors' best page, and
+ * the best cosine among the passages the answer quotes from.
+ */
+export const SEMANTIC_FEATURES = ['semTop', 'semMargin', 'semAgree', 'semPassage'] as const;
+
+/**
+ * Every feature, in the order rows are stored. A model names the features it reads
+ * (answerability-model.ts), so adding one here changes no fitted model.
+ */
+export const EVIDENCE_FEATURES = [...LEXICAL_FEATURES, ...SEMANTIC_FEATURES] as const;
 
 export type EvidenceFeature = (typeof EVIDENCE_FEATURES)[number];
 export type EvidenceVector = Record<EvidenceFeature, number>;
@@ -121,6 +135,18 @@ export function missingKey(words: readonly Word[], weights: readonly number[], p
     best = Math.min(best, missing);
   }
   return best === Infinity ? 1 : Math.min(1, best / ceiling);
+}
+
+/** The semantic features (SEMANTIC_FEATURES): all 0 unless the search ran hybrid. */
+export function semanticFeatures(semantic: SemanticEvidence | null, passages: readonly Pick<ContextPassage, 'vector'>[]): Record<(typeof SEMANTIC_FEATURES)[number], number> {
+  if (!semantic) return { semTop: 0, semMargin: 0, semAgree: 0, semPassage: 0 };
+  return {
+    semTop: semantic.top,
+    semMargin: Math.max(0, semantic.top - semantic.second),
+    semAgree: semantic.agree ? 1 : 0,
+    // A passage found by BM25 alone has no cosine: it counts as 0.
+    semPassage: passages.reduce((m, p) => Math.max(m, p.vector ?? 0), 0),
+  };
 }
 
 export interface EvidenceInput {
@@ -207,6 +233,7 @@ export function computeEvidence({ query, response, passages, graded, fixedDomain
     // The question's most specific word is one the index has never seen.
     keyUnknown: weights.length > 0 && unknown[weights.indexOf(Math.max(...weights))] ? 1 : 0,
     smallTalk: smallTalkKind(query) ? 1 : 0,
+    ...semanticFeatures(response.result.semantic ?? null, top),
   };
   return { features, questionType: type };
 }

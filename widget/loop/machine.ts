@@ -29,7 +29,7 @@ import { gradeFeatures, gradePassages, type GradedCandidate, type GradeResult } 
 import { groundAnswer, type GroundResult } from './ground.ts';
 import { rankedPassages, retrieve, type Retrieved } from './retrieve.ts';
 import { offTopicText, routedDomain } from './route.ts';
-import { assess, type AnswerabilityModel, type Assessment } from './answerability.ts';
+import { assess, modelFor, type AnswerabilityModel, type Assessment } from './answerability.ts';
 import { computeEvidence, type Evidence } from './evidence.ts';
 import { smallTalkKind } from './small-talk.ts';
 import { strings, type ContactChannels } from './strings.ts';
@@ -158,7 +158,7 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
       if (!ctx.facts.retried) ctx.domain = routedDomain(response, ctx.input.domain);
       ctx.features = gradeFeatures(ctx.analyzed!.searchQuery, passages);
       ctx.evidence = computeEvidence({ query: ctx.analyzed!.searchQuery, response, passages, graded: ctx.features, fixedDomain: ctx.input.domain });
-      ctx.assessment = assess(ctx.evidence, ctx.options.tuning?.answerability);
+      ctx.assessment = assess(ctx.evidence, ctx.options.tuning?.answerability ?? modelFor(response.result));
       ctx.facts.offTopic = !ctx.facts.retried && ctx.assessment.isOffTopic;
     }),
   grade: (ctx) =>

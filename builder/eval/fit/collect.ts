@@ -12,7 +12,7 @@ import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
 import type { AnswerabilityModel } from '../../../widget/loop/answerability.ts';
 import { EVIDENCE_FEATURES } from '../../../widget/loop/evidence.ts';
 import { runAnswerLoop } from '../../../widget/loop/machine.ts';
-import { LocalSearchService } from '../../../widget/search/local-search-service.ts';
+import { LocalSearchService, type QueryEmbedder } from '../../../widget/search/local-search-service.ts';
 import { citesGoldLenient } from '../browser/answer-metrics.ts';
 import type { EvalQuestion } from '../questions.ts';
 import { aliasMap, twinLookup } from '../run-eval.ts';
@@ -38,6 +38,8 @@ export interface FitRow {
    * same way as alone (not taken as a follow-up), so every decision about it is the same.
    */
   sameAfterContext?: boolean;
+  /** How the question was searched ('hybrid' when the set had a query embedder and the index vectors). */
+  searchMode?: 'bm25' | 'hybrid';
 }
 
 /** A model under which the loop never refuses on evidence and never flags off-topic. */
@@ -55,13 +57,15 @@ export interface QuestionSet {
   group?: (q: EvalQuestion) => string;
   /** Insurance questions asked before each question, in turn, to check a topic change. */
   context?: readonly string[];
+  /** Search hybrid, as a device with the query model does (default: BM25 only). */
+  embedQuery?: QueryEmbedder;
 }
 
 export async function collectRows(sets: readonly QuestionSet[], onProgress?: (set: string, done: number, total: number) => void): Promise<FitRow[]> {
   const rows: FitRow[] = [];
   const engine = new ExtractiveEngine();
   for (const set of sets) {
-    const search = LocalSearchService.fromIndex(set.index);
+    const search = LocalSearchService.fromIndex(set.index, set.embedQuery ? { embedQuery: set.embedQuery } : {});
     const aliases = aliasMap(set.index.documents);
     const twins = twinLookup(set.index.documents, set.index.chunks);
     let done = 0;
@@ -90,6 +94,7 @@ export async function collectRows(sets: readonly QuestionSet[], onProgress?: (se
         fullySupported: answer.confidence === 'high',
         citesGold: q.answerable && !set.offTopic && citesGoldLenient(answer, q.facts, aliases, twins),
         ...(sameAfterContext === undefined ? {} : { sameAfterContext }),
+        searchMode: answer.searchMode === 'hybrid' ? 'hybrid' : 'bm25',
       });
       if (++done % 50 === 0 || done === set.questions.length) onProgress?.(set.name, done, set.questions.length);
     }

@@ -110,7 +110,24 @@ export interface SearchResult {
    * never uses is evidence that the documents do not speak of it.
    */
   termStats: TermStats;
+  /**
+   * What the vector side found, for the answer loop's evidence (widget/loop/evidence.ts): null
+   * unless the search ran hybrid. Absent from results made before it existed.
+   */
+  semantic?: SemanticEvidence | null;
   hits: RetrievedPassage[];
+}
+
+/** The vector side's view of a hybrid search, before fusion. */
+export interface SemanticEvidence {
+  /** Cosine of the nearest chunk (within the routed domain when the search was filtered to it). */
+  top: number;
+  /** Cosine of the nearest chunk on another page than the nearest one's (0 if none). */
+  second: number;
+  /** BM25's and the vectors' best chunks lie on the same page. */
+  agree: boolean;
+  /** The embedder whose cosines these are (the manifest's id): a model fitted on one reads no other's. */
+  embedder: string;
 }
 
 export interface TermStats {
@@ -185,7 +202,18 @@ export class Retriever {
   private firstStage(query: string, options: SearchOptions): Omit<SearchResult, 'query' | 'hits'> & { ranked: CollapsedHit[] } {
     const candidates = this.candidates(query, options);
     const { mode, route, domainFilter, expansions } = candidates;
-    return { mode, route, domainFilter, expansions, termStats: this.termStats(query), ranked: this.fuseCandidates(candidates, options) };
+    return { mode, route, domainFilter, expansions, termStats: this.termStats(query), semantic: this.semantic(candidates), ranked: this.fuseCandidates(candidates, options) };
+  }
+
+  /** The vector side's nearest chunk and nearest other page, and whether BM25's best agrees (hybrid only). */
+  semantic(candidates: FirstStageCandidates): SemanticEvidence | null {
+    const { mode, bm25, vector } = candidates;
+    if (mode !== 'hybrid' || vector.length === 0 || !this.index.manifest.embedder) return null;
+    const { chunks } = this.index;
+    const pageOf = (i: number) => `${chunks[i].doc}:${chunks[i].page}`;
+    const first = pageOf(vector[0].chunk);
+    const other = vector.find((h) => pageOf(h.chunk) !== first);
+    return { top: vector[0].score, second: other?.score ?? 0, agree: bm25.length > 0 && pageOf(bm25[0].chunk) === first, embedder: this.index.manifest.embedder.id };
   }
 
   /**

