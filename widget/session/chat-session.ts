@@ -40,6 +40,13 @@ import type { IndexInfo, LoadIndexOptions, SearchService } from '../search/searc
 import type { ConversationStore } from '../store/conversation-store.ts';
 import { PendingQuestions, type PendingQuestion } from './pending-questions.ts';
 
+/**
+ * How long an answer waits for its turn to be stored before ask() resolves: long enough for
+ * IndexedDB's write (a few ms, tens under load), so a reload right after an answer keeps it; short
+ * enough that a store that stalls (another tab holding an upgrade) never holds the conversation up.
+ */
+const SAVE_WAIT_MS = 1_000;
+
 export type IndexStatus = 'idle' | 'loading' | 'ready' | 'error';
 export type ModelStatus = 'none' | 'checking' | 'loading' | 'ready' | 'unavailable' | 'error';
 
@@ -252,7 +259,12 @@ export class ChatSession {
       const answered: ChatTurn = { role: 'assistant', text: answer.text, answer, at: Date.now() };
       if (this.indexInfo) answered.buildId = this.indexInfo.buildId;
       this.turns = [...this.turns, answered];
-      void this.persist();
+      const saved = this.persist();
+      // The answer is shown at once; ask() resolves once it is also stored (or SAVE_WAIT_MS passed).
+      this.answering = null;
+      this.streaming = '';
+      this.changed();
+      await Promise.race([saved, new Promise((resolve) => setTimeout(resolve, SAVE_WAIT_MS))]);
       return answer;
     } catch (error) {
       const failure = asHarelError(error);

@@ -199,4 +199,36 @@ describe('ChatSession: questions asked while the index loads', () => {
     await answer;
     await expect(session.submit('   ', OPTIONS)).rejects.toMatchObject({ code: 'EMPTY_QUESTION' });
   });
+
+  it('resolves an answer once its turn is stored, so a reload right after keeps it; a stalled store delays it at most a second', async () => {
+    const saved: string[][] = [];
+    let release!: () => void;
+    const slow: ConversationStore = {
+      ...memoryConversationStore(),
+      save: async (_key, turns) => {
+        await new Promise<void>((resolve) => (release = resolve));
+        saved.push(roles(turns));
+      },
+    };
+    const search = heldSearch();
+    const session = new ChatSession({ search: search.service, conversations: Promise.resolve(slow), conversationKey: KEY, llmLoader: null, onChange: () => undefined });
+    const loading = session.loadIndex({ manifestUrl: KEY, modelBase: null });
+    search.finish(INFO);
+    await loading;
+    let settled = false;
+    const answer = session.submit('a question about the policy', OPTIONS).then(() => (settled = true));
+    await expect.poll(() => roles(session.turns)).toEqual(['user:a question about the policy', 'assistant:answer']);
+    // Shown, but not yet stored: ask() waits for the write.
+    expect(session.answering).toBeNull();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(settled).toBe(false);
+    release();
+    await answer;
+    expect(saved).toEqual([['user:a question about the policy', 'assistant:answer']]);
+
+    // A store that never finishes: the answer still resolves (after the wait), unsaved.
+    const next = await session.submit('another question about the policy', OPTIONS);
+    expect(next.text).toBeTruthy();
+    expect(saved).toHaveLength(1);
+  });
 });
