@@ -32,7 +32,7 @@ export async function buildSeedIndex(): Promise<IndexFiles> {
   const dir = await mkdtemp(join(tmpdir(), 'harel-fuzz-index-'));
   try {
     const out = join(dir, 'index');
-    await buildIndex({ inputs: [DEMO_CORPUS], outDir: out, embed: false, embedder: 'none', allowRemote: false, dtype: 'q8', maxTokens: 350, overlap: 0.15, quiet: true } as any);
+    await buildIndex({ inputs: [DEMO_CORPUS], outDir: out, embed: false, embedder: 'none', allowRemote: false, dtype: 'q8', maxTokens: 350, overlap: 0.15 });
     const manifest = JSON.parse(await readFile(join(out, 'manifest.json'), 'utf8'));
     const files: Record<string, Uint8Array> = {};
     for (const name of await readdir(out)) if (name !== 'manifest.json') files[name] = new Uint8Array(await readFile(join(out, name)));

@@ -35,7 +35,7 @@ export function citationProblem(answer: Answer): string | null {
 export async function demoSearch(): Promise<{ search: LocalSearchService; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'harel-fuzz-questions-'));
   const out = join(dir, 'index');
-  await buildIndex({ inputs: [DEMO_CORPUS], outDir: out, embed: false, embedder: 'none', allowRemote: false, dtype: 'q8', maxTokens: 350, overlap: 0.15, quiet: true } as any);
+  await buildIndex({ inputs: [DEMO_CORPUS], outDir: out, embed: false, embedder: 'none', allowRemote: false, dtype: 'q8', maxTokens: 350, overlap: 0.15 });
   const index = await readIndexFolder(out);
   return { search: LocalSearchService.fromIndex(index), cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
