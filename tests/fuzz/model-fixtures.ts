@@ -9,8 +9,13 @@
  *   and embeds like the real E5's pair;
  * - a GGUF v3 file of a supported architecture with two tensors, read by the widget's GGUF checks.
  */
-import { DataType, encodeModel } from '../../builder/models/onnx-proto.ts';
+import { DataType } from '../../builder/models/onnx-proto.ts';
+import { lookupModel } from '../fixtures/tiny-embedder/write-tiny-embedder.ts';
 import { encodeQ4Weights, layoutQ4Weights, Q4_BLOCK } from '../../widget/core/embedding/q4-weights.ts';
+import { encodeGguf } from '../fixtures/gguf/write-gguf.ts';
+
+/** GGML's Q4_K tensor type: 256 weights a block, 144 bytes. */
+const GGML_Q4_K = 12;
 
 /** The external file name the fixture's graph gives its table (any name: the widget passes the bytes). */
 const EXTERNAL = 'model_q4f32.onnx_data';
@@ -45,28 +50,13 @@ export function tinyQ4f32Pair(tokenizerJson: Uint8Array, dimensions = 32): { onn
     blocks[at + 1] = 0x2e;
   }
   const q4w = encodeQ4Weights({ location: EXTERNAL, tensors }, [blocks]);
-  const axes = new BigInt64Array([-1n]);
-  const onnx = encodeModel(
-    {
-      name: 'tiny-embedder-q4f32',
-      nodes: [
-        { op: 'Gather', inputs: ['embeddings', 'input_ids'], outputs: ['token_vectors'], name: 'lookup' },
-        { op: 'Cast', inputs: ['attention_mask'], outputs: ['mask_float'], name: 'mask_cast', attributes: { to: DataType.FLOAT } },
-        { op: 'Unsqueeze', inputs: ['mask_float', 'axes'], outputs: ['mask_3d'], name: 'mask_unsqueeze' },
-        { op: 'Mul', inputs: ['token_vectors', 'mask_3d'], outputs: ['last_hidden_state'], name: 'apply_mask' },
-      ],
-      initializers: [
-        { name: 'embeddings', dataType: DataType.FLOAT, dims: [pieces, dimensions], raw: new Uint8Array(0), external: { location: EXTERNAL, offset: 0, length: bytes } },
-        { name: 'axes', dataType: DataType.INT64, dims: [1], raw: new Uint8Array(axes.buffer) },
-      ],
-      inputs: [
-        { name: 'input_ids', elemType: DataType.INT64, shape: ['batch', 'sequence'] },
-        { name: 'attention_mask', elemType: DataType.INT64, shape: ['batch', 'sequence'] },
-      ],
-      outputs: [{ name: 'last_hidden_state', elemType: DataType.FLOAT, shape: ['batch', 'sequence', dimensions] }],
-    },
-    { producer: 'harel-chat test fixture' },
-  );
+  const onnx = lookupModel('tiny-embedder-q4f32', {
+    name: 'embeddings',
+    dataType: DataType.FLOAT,
+    dims: [pieces, dimensions],
+    raw: new Uint8Array(0),
+    external: { location: EXTERNAL, offset: 0, length: bytes },
+  });
   return { onnx, q4w };
 }
 
@@ -75,49 +65,18 @@ export function tinyQ4f32Pair(tokenizerJson: Uint8Array, dimensions = 32): { onn
  * tensors (256 and 512 weights) and their data, aligned to 32 bytes.
  */
 export function tinyGguf(): Uint8Array {
-  const parts: number[] = [];
-  const u32 = (n: number) => parts.push(...new Uint8Array(new Uint32Array([n]).buffer));
-  const u64 = (n: number) => parts.push(...new Uint8Array(new BigUint64Array([BigInt(n)]).buffer));
-  const str = (s: string) => {
-    const b = new TextEncoder().encode(s);
-    u64(b.length);
-    parts.push(...b);
-  };
-  const kvs: [string, string | number | string[]][] = [
-    ['general.architecture', 'gemma3'],
-    ['general.name', 'Tiny fuzz fixture'],
-    ['gemma3.context_length', 2048],
-    ['general.alignment', 32],
-    ['tokenizer.ggml.tokens', ['<pad>', '<eos>', '<bos>', '<start_of_turn>', '<end_of_turn>', 'a', 'b']],
-  ];
-  parts.push(...new TextEncoder().encode('GGUF'));
-  u32(3);
-  u64(2);
-  u64(kvs.length);
-  for (const [key, value] of kvs) {
-    str(key);
-    if (typeof value === 'string') u32(8), str(value);
-    else if (typeof value === 'number') u32(4), u32(value);
-    else {
-      u32(9);
-      u32(8);
-      u64(value.length);
-      value.forEach(str);
-    }
-  }
-  // Q4_K (type 12): 256 weights a block, 144 bytes.
-  const tensors: [string, number, number][] = [
-    ['token_embd.weight', 256, 0],
-    ['blk.0.attn_q.weight', 512, 160],
-  ];
-  for (const [name, elements, offset] of tensors) {
-    str(name);
-    u32(1);
-    u64(elements);
-    u32(12);
-    u64(offset);
-  }
-  while (parts.length % 32) parts.push(0);
-  const data = bytesFrom(5, 160 + 288);
-  return new Uint8Array([...parts, ...data]);
+  return encodeGguf(
+    [
+      ['general.architecture', 'gemma3'],
+      ['general.name', 'Tiny fuzz fixture'],
+      ['gemma3.context_length', 2048],
+      ['general.alignment', 32],
+      ['tokenizer.ggml.tokens', ['<pad>', '<eos>', '<bos>', '<start_of_turn>', '<end_of_turn>', 'a', 'b']],
+    ],
+    [
+      { name: 'token_embd.weight', elements: 256, type: GGML_Q4_K, offset: 0 },
+      { name: 'blk.0.attn_q.weight', elements: 512, type: GGML_Q4_K, offset: 160 },
+    ],
+    bytesFrom(5, 160 + 288),
+  );
 }

@@ -264,7 +264,9 @@ export class ChatSession {
       this.answering = null;
       this.streaming = '';
       this.changed();
-      await Promise.race([saved, new Promise((resolve) => setTimeout(resolve, SAVE_WAIT_MS))]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([saved, new Promise((resolve) => (timer = setTimeout(resolve, SAVE_WAIT_MS)))]);
+      clearTimeout(timer);
       return answer;
     } catch (error) {
       const failure = asHarelError(error);

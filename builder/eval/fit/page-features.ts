@@ -165,8 +165,19 @@ function bigramShare(ctx: RerankContext, words: readonly (readonly string[])[]):
 /** Proposal forms and declarations repeat the question's words without answering it. */
 const FORM = /הצעת?[\s-]ביטוח|טופס|הצהרת[\s-]בריאות|שאלון|proposal|application[\s-]form|declaration/i;
 
-/** The page's features, in PAGE_FEATURES order. `rank` is the page's first-stage rank (1-based). */
-export function pageFeatures(candidate: PageCandidate, rank: number, topScore: number, yearSpan: readonly [number, number], ctx: RerankContext, topCosine = 0): number[] {
+/**
+ * The page's features, in PAGE_FEATURES order. `rank` is the page's first-stage rank (1-based);
+ * `cosines` its best and second chunk cosine and `topCosine` the best page's (0 without vectors).
+ */
+export function pageFeatures(
+  candidate: PageCandidate,
+  rank: number,
+  topScore: number,
+  yearSpan: readonly [number, number],
+  ctx: RerankContext,
+  cosines: readonly [number, number] = [0, 0],
+  topCosine = 0,
+): number[] {
   const doc = ctx.documents[candidate.doc];
   const read = candidate.chunks.slice(0, CHUNKS_PER_PAGE).map((i) => ctx.chunks[i]);
   const analysed = read.map((c) =>
@@ -181,7 +192,7 @@ export function pageFeatures(candidate: PageCandidate, rank: number, topScore: n
   const year = documentYear(doc);
   const [lo, hi] = yearSpan;
   const semantic = ctx.semantic ?? null;
-  const [cosine, cosine2] = semantic ? pageCosines(candidate, semantic) : [0, 0];
+  const [cosine, cosine2] = cosines;
   const sideRank = (ranks: ReadonlyMap<string, number> | undefined) => {
     const r = ranks?.get(pageKey(candidate.doc, candidate.page));
     return r ? 1 / r : 0;
@@ -219,8 +230,9 @@ export function candidateFeatures(pages: readonly PageCandidate[], ctx: RerankCo
   const years = head.map((p) => documentYear(ctx.documents[p.doc])).filter((y) => y > 0);
   const span: [number, number] = years.length ? [Math.min(...years), Math.max(...years)] : [0, 0];
   const semantic = ctx.semantic;
-  const topCosine = semantic ? Math.max(0, ...head.map((p) => pageCosines(p, semantic)[0])) : 0;
-  return head.map((p, i) => pageFeatures(p, i + 1, topScore, span, ctx, topCosine));
+  const cosines = head.map((p): [number, number] => (semantic ? pageCosines(p, semantic) : [0, 0]));
+  const topCosine = Math.max(0, ...cosines.map((c) => c[0]));
+  return head.map((p, i) => pageFeatures(p, i + 1, topScore, span, ctx, cosines[i], topCosine));
 }
 
 export function pageScore(model: PageRerankModel, features: readonly number[]): number {

@@ -12,49 +12,21 @@ import { inspectGguf, inspectGgufBlob, probeGgufHeader } from '../../../widget/e
 import { ggufModelName, resolveGgufUrl } from '../../../widget/engines/gguf/gguf-location.ts';
 import { renderPrompt } from '../../../widget/engines/gguf/gguf-prompt.ts';
 import type { GpuReport } from '../../../widget/engines/webllm/gpu-check.ts';
+import { encodeGguf, type GgufValue } from '../../fixtures/gguf/write-gguf.ts';
 
-type Kv = [string, { s: string } | { strings: string[] } | { u32: number }];
+type Kv = readonly [string, GgufValue];
 
 /** A GGUF v3 file: the key/values, one Q4_K tensor of 512 elements (2 blocks × 144 bytes) and its data. */
-function gguf(kvs: Kv[], options: { cut?: number; magic?: string } = {}): Uint8Array {
-  const parts: number[] = [];
-  const u32 = (n: number) => parts.push(...new Uint8Array(new Uint32Array([n]).buffer));
-  const u64 = (n: number) => parts.push(...new Uint8Array(new BigUint64Array([BigInt(n)]).buffer));
-  const str = (s: string) => {
-    const b = new TextEncoder().encode(s);
-    u64(b.length);
-    parts.push(...b);
-  };
-  parts.push(...new TextEncoder().encode(options.magic ?? 'GGUF'));
-  u32(3);
-  u64(1);
-  u64(kvs.length);
-  for (const [key, value] of kvs) {
-    str(key);
-    if ('s' in value) u32(8), str(value.s);
-    else if ('u32' in value) u32(4), u32(value.u32);
-    else {
-      u32(9);
-      u32(8);
-      u64(value.strings.length);
-      value.strings.forEach(str);
-    }
-  }
-  str('blk.0.weight');
-  u32(1);
-  u64(512);
-  u32(12);
-  u64(0);
-  while (parts.length % 32) parts.push(0);
-  for (let i = 0; i < 288; i++) parts.push(i & 0xff);
-  const bytes = new Uint8Array(parts);
+function gguf(kvs: readonly Kv[], options: { cut?: number; magic?: string } = {}): Uint8Array {
+  const data = Uint8Array.from({ length: 288 }, (_, i) => i & 0xff);
+  const bytes = encodeGguf(kvs, [{ name: 'blk.0.weight', elements: 512, type: 12, offset: 0 }], data, { magic: options.magic });
   return options.cut ? bytes.subarray(0, bytes.length - options.cut) : bytes;
 }
 
 const gemmaKvs: Kv[] = [
-  ['general.architecture', { s: 'gemma3' }],
-  ['general.name', { s: 'Gemma 3 270m' }],
-  ['tokenizer.ggml.tokens', { strings: ['<pad>', '<eos>', '<bos>', '<start_of_turn>', '<end_of_turn>', 'a'] }],
+  ['general.architecture', 'gemma3'],
+  ['general.name', 'Gemma 3 270m'],
+  ['tokenizer.ggml.tokens', ['<pad>', '<eos>', '<bos>', '<start_of_turn>', '<end_of_turn>', 'a']],
 ];
 const url = 'http://localhost/models/gguf/x.gguf';
 
@@ -76,8 +48,8 @@ describe('GGUF file checks', () => {
 
   it('refuses an architecture the widget does not run, early and after the download', () => {
     const bert = gguf([
-      ['general.architecture', { s: 'bert' }],
-      ['general.name', { s: 'e5' }],
+      ['general.architecture', 'bert'],
+      ['general.name', 'e5'],
     ]);
     expect(codeOf(() => probeGgufHeader(bert, url))).toBe('GGUF_ARCH_UNSUPPORTED');
     expect(codeOf(() => inspectGguf(bert, bert.length, url))).toBe('GGUF_ARCH_UNSUPPORTED');
@@ -98,11 +70,11 @@ describe('GGUF file checks', () => {
   it("picks the prompt format: the file's template, else Gemma turns when the vocabulary has them, else plain", () => {
     const base = gguf(gemmaKvs);
     expect(inspectGguf(base, base.length, url).format).toBe('gemma-turns');
-    const templated = gguf([...gemmaKvs, ['tokenizer.chat_template', { s: '{{ messages }}' }]]);
+    const templated = gguf([...gemmaKvs, ['tokenizer.chat_template', '{{ messages }}']]);
     expect(inspectGguf(templated, templated.length, url).format).toBe('chat-template');
     const llama = gguf([
-      ['general.architecture', { s: 'llama' }],
-      ['tokenizer.ggml.tokens', { strings: ['a', 'b'] }],
+      ['general.architecture', 'llama'],
+      ['tokenizer.ggml.tokens', ['a', 'b']],
     ]);
     expect(inspectGguf(llama, llama.length, url).format).toBe('plain');
   });
