@@ -4,7 +4,7 @@
  * question; and new answers kept in view however they were asked, unless the customer scrolled
  * up to read.
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import type { Answer } from '../../widget/answer/types.ts';
 
 const WIDTHS = [360, 1280] as const;
@@ -272,6 +272,25 @@ function lastAnswerPlace(page: Page) {
   });
 }
 
+/**
+ * Waits until the list's own glide to the new answer is over. A synthetic wheel sent during that
+ * glide can be overtaken by it (the glide runs on to its target), which is not what a customer
+ * scrolling after reading would meet.
+ */
+async function scrollSettled(list: Locator): Promise<void> {
+  await expect
+    .poll(() =>
+      list.evaluate(
+        (el) =>
+          new Promise<boolean>((resolve) => {
+            const top = el.scrollTop;
+            setTimeout(() => resolve(el.scrollTop === top), 200);
+          }),
+      ),
+    )
+    .toBe(true);
+}
+
 const pill = (page: Page) => page.locator('harel-chat [part~="new-answer-button"]');
 
 test.describe('new answers in view', () => {
@@ -301,6 +320,7 @@ test.describe('new answers in view', () => {
     await ask(page, FACT_QUESTIONS.en.question);
     await expect.poll(() => lastAnswerPlace(page)).toMatchObject({ inView: true, overflows: true });
     const list = page.locator('harel-chat .log');
+    await scrollSettled(list);
     await list.hover();
     await page.mouse.wheel(0, -5000);
     await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBe(0);
@@ -321,6 +341,7 @@ test.describe('new answers in view', () => {
     await ask(page, FACT_QUESTIONS.he.question);
     await ask(page, FACT_QUESTIONS.en.question);
     const list = page.locator('harel-chat .log');
+    await scrollSettled(list);
     await list.hover();
     await page.mouse.wheel(0, -5000);
     await expect.poll(() => list.evaluate((el) => el.scrollTop)).toBe(0);
