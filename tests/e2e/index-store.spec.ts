@@ -143,6 +143,41 @@ test('(c2) a cross-origin model-base loads through the remote host template', as
   expect(requests).toContain(`http://127.0.0.1:${port}/models/fixture/tiny-embedder/tokenizer.json`);
 });
 
+test('(c3) a stored copy whose vectors went bad answers by BM25 from it and says why, with no index file downloaded again', async ({ page }) => {
+  expect((await info(page)).searchMode).toBe('hybrid');
+  // Storage gone bad under one file: the vectors, which a stored build reads after it answers.
+  await page.evaluate(async () => {
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const request = indexedDB.open('harel-chat');
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+    const store = db.transaction('builds', 'readwrite').objectStore('builds');
+    const builds = await new Promise<{ files: { vectors?: Uint8Array } }[]>((resolve) => {
+      const all = store.getAll();
+      all.onsuccess = () => resolve(all.result);
+    });
+    for (const build of builds) {
+      build.files.vectors![20] ^= 0xff;
+      store.put(build);
+    }
+    await new Promise((resolve) => {
+      store.transaction.oncomplete = resolve;
+    });
+    db.close();
+  });
+  requests.length = 0;
+  const again = await info(page);
+  expect(again.fromCache).toBe(true);
+  expect(again.indexError).toBeNull();
+  expect(again.searchMode).toBe('bm25');
+  expect(again.embedderError).toMatch(/vectors\.bin\.gz.*sha256 mismatch/s);
+  expect(indexFiles()).toEqual(['/index/manifest.json']);
+  const response = await search(page, 'מה ההשתתפות העצמית בביטוח הרכב?');
+  expect(response.result.mode).toBe('bm25');
+  expect(response.passages[0].file).toMatch(/^car\//);
+});
+
 test('(d) with the embedder missing, search runs BM25-only and says why', async ({ page }) => {
   const loaded = await info(page, '?embedder=fixture/no-such-model');
   expect(loaded.searchMode).toBe('bm25');

@@ -96,8 +96,10 @@ export class LocalSearchService implements SearchService {
   info(): IndexInfo {
     const index = this.requireIndex();
     const { manifest } = index;
-    const vectors = index.vectors !== null && manifest.embedder !== null;
-    const hybrid = vectors && Boolean(this.embedQuery);
+    // A stored build's vectors may still be on their way (index-store.ts, readVectors): the
+    // manifest says whether the index has them.
+    const vectors = manifest.embedder !== null && (index.vectors !== null || manifest.files.vectors !== undefined);
+    const hybrid = vectors && index.vectors !== null && Boolean(this.embedQuery);
     const status: EmbedderStatus = !vectors ? 'none' : hybrid ? 'ready' : this.embedderLoading ? 'loading' : 'failed';
     return {
       buildId: manifest.buildId,

@@ -18,6 +18,8 @@ export interface StoredBuild {
   /** The manifest's own bytes: a fallback build must be decoded with its own manifest. */
   manifest: Uint8Array;
   files: Partial<Record<IndexFileRole, Uint8Array>>;
+  /** The version of the structural checks (read-index.ts, STRUCTURE_CHECKS) the files passed when stored; absent in builds stored before it was kept. */
+  checks?: number;
 }
 
 export interface StoredConversation {

@@ -9,7 +9,8 @@
 import { createError, HarelError, isHarelError, type ErrorCode } from '../core/errors.ts';
 import { decodeJson } from '../core/format/bytes.ts';
 import { parseManifest, type IndexFileEntry, type IndexFileRole, type IndexManifest } from '../core/format/manifest.ts';
-import { decodeIndexFiles, verifyAndInflate, type LoadedIndex } from '../core/format/read-index.ts';
+import { decodeIndexFiles, decodeVectors, STRUCTURE_CHECKS, verifyAndInflate, type DecodeOptions, type LoadedIndex } from '../core/format/read-index.ts';
+import type { VectorTable } from '../core/format/vector-file.ts';
 import type { WorkOptions } from '../core/schema.ts';
 import { memoryBuildStorage, openBuildStorage, type BuildStorage } from './build-storage.ts';
 import type { StoredBuild } from './db.ts';
@@ -38,6 +39,13 @@ export interface StoredIndexResult {
   storageWarning: string | null;
   /** Why the build in use is not the manifest's current one (rejected, or not reachable), else null. */
   indexError: IndexProblem | null;
+  /**
+   * A build read from storage answers before its vectors are read: BM25 needs none of them, and
+   * they are half of its bytes. This verifies (sha256) and decodes them when asked, after the
+   * index is ready and beside the query model's load; `index.vectors` stays null until then.
+   * Null when the index is complete (a new download is checked whole before it is stored).
+   */
+  readVectors: (() => Promise<VectorTable>) | null;
 }
 
 type RawFiles = Partial<Record<IndexFileRole, Uint8Array>>;
@@ -55,22 +63,44 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message || 
 export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<StoredIndexResult> {
   const { signal, onProgress } = options;
   const indexKey = new URL(options.manifestUrl, globalThis.location?.href).href;
-  let storageWarning: string | null = null;
-  let storage: BuildStorage;
-  try {
-    storage = await (options.openStorage ?? openBuildStorage)();
-  } catch (error) {
-    storage = memoryBuildStorage();
-    storageWarning = createError('STORAGE_UNAVAILABLE', reasonOf(error)).message;
-  }
+  // Storage opens while the manifest is fetched: a warm start needs both before anything else.
+  const opened = (options.openStorage ?? openBuildStorage)().then(
+    (storage) => ({ storage, warning: null }),
+    (error: unknown) => ({ storage: memoryBuildStorage(), warning: createError('STORAGE_UNAVAILABLE', reasonOf(error)).message }),
+  );
+  const fetchingManifest = downloadBytes(indexKey, 'manifest.json', {
+    signal,
+    fetch: options.fetch,
+    cache: 'no-cache',
+    notFound: () => createError('INDEX_NOT_FOUND', indexKey),
+  });
+  fetchingManifest.catch(() => undefined);
+  const { storage, warning } = await opened;
+  let storageWarning: string | null = warning;
+  // Usually the build the manifest names is the newest one stored: read while the manifest is
+  // on its way (one record, or two while an update waits for room).
+  const newestStored = storage
+    .list(indexKey)
+    .then((builds) => builds[0])
+    .catch(() => undefined);
   // A failing read of storage must not stop loading: it only loses the offline fallback.
   const storedBuilds = () => storage.list(indexKey).catch((): StoredBuild[] => []);
 
   const fromStored = async (build: StoredBuild, indexError: IndexProblem | null): Promise<StoredIndexResult> => {
     const manifest = parseManifest(decodeJson(build.manifest));
     options.onManifest?.(manifest);
-    const index = await inflateBuild(manifest, build.files, options);
-    return { index, fromCache: true, storageWarning, indexError };
+    const { vectors: vectorsEntry, ...now } = manifest.files;
+    // Its files passed the walk when they were stored, and the sha256 below proves them unchanged.
+    const index = await inflateBuild(manifest, now, build.files, options, { bm25Walked: build.checks === STRUCTURE_CHECKS });
+    const stored = build.files.vectors;
+    const readVectors =
+      vectorsEntry && index.manifest.embedder
+        ? async () => {
+            if (!stored) throw createError('INDEX_INTEGRITY', vectorsEntry.path, 'file missing');
+            return decodeVectors(manifest, await verifyAndInflate(vectorsEntry, stored), index.chunks.length);
+          }
+        : null;
+    return { index, fromCache: true, storageWarning, indexError, readVectors };
   };
   const fallBack = async (error: unknown, except?: string): Promise<StoredIndexResult> => {
     if (signal?.aborted || isHarelError(error, 'ABORTED')) throw createError('ABORTED');
@@ -96,19 +126,15 @@ export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<
   let manifestBytes: Uint8Array;
   let manifest: IndexManifest;
   try {
-    manifestBytes = await downloadBytes(indexKey, 'manifest.json', {
-      signal,
-      fetch: options.fetch,
-      cache: 'no-cache',
-      notFound: () => createError('INDEX_NOT_FOUND', indexKey),
-    });
+    manifestBytes = await fetchingManifest;
     manifest = parseManifest(decodeJson(manifestBytes));
     options.onManifest?.(manifest);
   } catch (error) {
     return fallBack(error instanceof SyntaxError ? createError('INDEX_CORRUPT', 'manifest.json', error.message) : error);
   }
 
-  const same = await storage.get(indexKey, manifest.buildId).catch(() => undefined);
+  const newest = await newestStored;
+  const same = newest?.buildId === manifest.buildId ? newest : await storage.get(indexKey, manifest.buildId).catch(() => undefined);
   if (same) {
     try {
       return await fromStored(same, null);
@@ -123,19 +149,19 @@ export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<
   let index: LoadedIndex;
   try {
     files = await downloadBuild(indexKey, manifest, options);
-    index = await inflateBuild(manifest, files, options);
+    index = await inflateBuild(manifest, manifest.files, files, options);
   } catch (error) {
     return fallBack(error, manifest.buildId);
   }
 
   onProgress?.({ step: 'store', done: 0, total: 1 });
-  const build = { indexKey, buildId: manifest.buildId, storedAt: Date.now(), manifest: manifestBytes, files };
+  const build = { indexKey, buildId: manifest.buildId, storedAt: Date.now(), manifest: manifestBytes, files, checks: STRUCTURE_CHECKS };
   const notStored = await storeBuild(storage, build);
   storageWarning ??= notStored;
   // Older builds go only now that the new one is stored: never before.
   if (!notStored) await storage.deleteOthers(indexKey, manifest.buildId).catch(() => undefined);
   onProgress?.({ step: 'store', done: 1, total: 1 });
-  return { index, fromCache: false, storageWarning, indexError: null };
+  return { index, fromCache: false, storageWarning, indexError: null, readVectors: null };
 }
 
 /**
@@ -225,21 +251,31 @@ async function downloadBuild(indexKey: string, manifest: IndexManifest, options:
   return files;
 }
 
-/** Verifies every file against the manifest, then decodes the build. */
-async function inflateBuild(manifest: IndexManifest, files: RawFiles, options: WorkOptions): Promise<LoadedIndex> {
-  const entries = Object.entries(manifest.files) as [IndexFileRole, IndexFileEntry][];
-  const inflated: RawFiles = {};
+/** Verifies each file of `wanted` (the manifest's files, or some of them) against the manifest, then decodes the build. */
+async function inflateBuild(manifest: IndexManifest, wanted: IndexManifest['files'], files: RawFiles, options: WorkOptions, decode: DecodeOptions = {}): Promise<LoadedIndex> {
+  const entries = Object.entries(wanted) as [IndexFileRole, IndexFileEntry][];
+  if (options.signal?.aborted) throw createError('ABORTED');
   let done = 0;
-  for (const [role, entry] of entries) {
-    if (options.signal?.aborted) throw createError('ABORTED');
-    options.onProgress?.({ step: 'verify', done, total: entries.length, detail: entry.path });
-    const stored = files[role];
-    if (!stored) throw createError('INDEX_INTEGRITY', entry.path, 'file missing');
-    inflated[role] = await verifyAndInflate(entry, stored);
-    done++;
+  options.onProgress?.({ step: 'verify', done, total: entries.length });
+  // All at once: their hashes are computed off this thread while it inflates the others.
+  const settled = await Promise.allSettled(
+    entries.map(async ([role, entry]) => {
+      const stored = files[role];
+      if (!stored) throw createError('INDEX_INTEGRITY', entry.path, 'file missing');
+      const raw = await verifyAndInflate(entry, stored);
+      options.onProgress?.({ step: 'verify', done: ++done, total: entries.length, detail: entry.path });
+      return [role, raw] as const;
+    }),
+  );
+  if (options.signal?.aborted) throw createError('ABORTED');
+  const inflated: RawFiles = {};
+  // The first failure in the manifest's order, whichever finished first: the same build always fails the same way.
+  for (const result of settled) {
+    if (result.status === 'rejected') throw result.reason;
+    inflated[result.value[0]] = result.value[1];
   }
   options.onProgress?.({ step: 'load', done: 0, total: 1 });
-  const index = decodeIndexFiles(manifest, inflated);
+  const index = decodeIndexFiles(manifest, inflated, decode);
   options.onProgress?.({ step: 'load', done: 1, total: 1 });
   return index;
 }

@@ -40,7 +40,7 @@ const PROGRESS_INTERVAL_MS = 250;
 /** The embedder for the index's vectors, or why there is none (search then runs BM25-only). */
 async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, signal: AbortSignal, onProgress: (progress: Progress) => void, cached: CachedModelFiles | undefined) {
   const info = index.manifest.embedder;
-  if (!info || !index.vectors) return { embedder: null, embedderError: null };
+  if (!info || !index.manifest.files.vectors) return { embedder: null, embedderError: null };
   const model = options.embedder ?? info.id;
   try {
     const { createQueryEmbedder, forgetModelFiles } = await import('../embed/query-embedder.ts');
@@ -88,7 +88,7 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
     },
   });
   const manifest = stored.index.manifest;
-  const wantsModel = Boolean(manifest.embedder && stored.index.vectors);
+  const wantsModel = Boolean(manifest.embedder && (stored.index.vectors || stored.readVectors));
   const fresh = new LocalSearchService({ loader: async () => stored, embedderLoading: wantsModel });
   await fresh.load({ manifestUrl: options.manifestUrl, modelBase: options.modelBase, signal });
   service?.dispose();
@@ -103,6 +103,17 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
   post({ type: 'ready', id, info: report() });
   if (!wantsModel) return;
 
+  // A stored build's vectors are checked and decoded now, beside the model's load: a bad file
+  // costs hybrid search, never the answers BM25 gives meanwhile.
+  const vectorsRead = stored.readVectors
+    ? stored.readVectors().then(
+        (table): string | null => {
+          stored.index.vectors = table;
+          return null;
+        },
+        (error: unknown) => serialize(error).message,
+      )
+    : Promise.resolve(null);
   let lastPost = 0;
   const cached = early;
   early = undefined;
@@ -119,15 +130,19 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
     },
     cached,
   );
+  const vectorsError = await vectorsRead;
   if (service !== fresh || signal.aborted) {
     // A newer load took over while the model loaded: it is not this index's any more.
     await next.embedder?.dispose().catch(() => undefined);
     throw createError('ABORTED');
   }
-  const embedText = next.embedder ? next.embedder.embedText : null;
+  // Without its vectors the model has nothing to search: search stays BM25, and says why.
+  if (vectorsError) await next.embedder?.dispose().catch(() => undefined);
+  const loaded = vectorsError ? null : next.embedder;
+  const embedText = loaded ? loaded.embedText : null;
   // A failed embedding costs that one query its vectors, not the customer their answer.
-  fresh.setQueryEmbedder(embedText ? (text) => embedText(text).catch(() => null) : null, next.embedderError);
-  embedder = next.embedder;
+  fresh.setQueryEmbedder(embedText ? (text) => embedText(text).catch(() => null) : null, vectorsError ?? next.embedderError);
+  embedder = loaded;
   post({ type: 'info', id, info: report() });
 }
 

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { writeIndex } from '../../../builder/write/write-index.ts';
 import { compileBm25 } from '../../../builder/write/compile-bm25.ts';
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
+import { packVectors } from '../../../widget/core/format/int8.ts';
+import type { EmbedderInfo } from '../../../widget/core/format/manifest.ts';
 
 const documents: IndexedDocument[] = [
   { file: 'car/policy.pdf', url: 'https://example.test/car.pdf', domain: 'car', lang: 'he', title: 'פוליסת רכב', kind: 'pdf', pageCount: 2 },
@@ -21,8 +23,21 @@ function chunks(edition: string): Chunk[] {
 
 export type Files = Map<string, Uint8Array>;
 
-/** Writes a build whose content (and so buildId) depends on `edition`; returns its files by name. */
-export async function writeBuild(edition: string): Promise<{ files: Files; buildId: string }> {
+/** A 4-dimension stand-in for a model's vectors: the store never looks inside them. */
+const FOUR_DIMENSIONS: EmbedderInfo = {
+  id: 'fixture/four-dimensions',
+  dimensions: 4,
+  quantization: 'int8-per-vector-scale',
+  passagePrefix: 'passage: ',
+  queryPrefix: 'query: ',
+  fixture: true,
+};
+
+/**
+ * Writes a build whose content (and so buildId) depends on `edition`; returns its files by name.
+ * `vectors`: with a vector per chunk and an embedder in its manifest.
+ */
+export async function writeBuild(edition: string, options: { vectors?: boolean } = {}): Promise<{ files: Files; buildId: string }> {
   const dir = await mkdtemp(join(tmpdir(), 'harel-store-'));
   try {
     const c = chunks(edition);
@@ -30,8 +45,8 @@ export async function writeBuild(edition: string): Promise<{ files: Files; build
       documents,
       chunks: c,
       bm25: compileBm25(c, documents),
-      vectors: null,
-      embedder: null,
+      vectors: options.vectors ? { count: c.length, ...packVectors(c.map((_, i) => Float32Array.of(1, i, -i, 0.5))) } : null,
+      embedder: options.vectors ? FOUR_DIMENSIONS : null,
       router: null,
     });
     const files: Files = new Map();

@@ -6,14 +6,18 @@ import type { Progress } from '../../../widget/core/schema.ts';
 import { openBuildStorage, type BuildStorage } from '../../../widget/store/build-storage.ts';
 import type { StoredBuild } from '../../../widget/store/db.ts';
 import { loadStoredIndex } from '../../../widget/store/index-store.ts';
+import { STRUCTURE_CHECKS } from '../../../widget/core/format/read-index.ts';
+import { createHash } from 'node:crypto';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { BASE, fakeServer, tamper, writeBuild, type FakeServer, type Files } from './fixture-index.ts';
 
 const MANIFEST = `${BASE}manifest.json`;
 let a: { files: Files; buildId: string };
 let b: { files: Files; buildId: string };
+let withVectors: { files: Files; buildId: string };
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([writeBuild('A'), writeBuild('B')]);
+  [a, b, withVectors] = await Promise.all([writeBuild('A'), writeBuild('B'), writeBuild('V', { vectors: true })]);
 });
 beforeEach(() => {
   globalThis.indexedDB = new IDBFactory();
@@ -300,5 +304,73 @@ describe('loadStoredIndex', () => {
     const result = await load(server);
     expect(result.fromCache).toBe(false);
     expect(server.requested).toContain('chunks.bin.gz');
+  });
+  it('a stored build answers before its vectors are read; they are verified and decoded when asked', async () => {
+    const server = fakeServer(withVectors.files);
+    const first = await load(server);
+    // A download is checked whole before it is stored.
+    expect(first.readVectors).toBeNull();
+    expect(first.index.vectors?.count).toBe(3);
+
+    server.requested.length = 0;
+    const again = await load(server);
+    expect(again.fromCache).toBe(true);
+    expect(again.index.vectors).toBeNull();
+    expect(again.index.chunks).toHaveLength(3);
+    const vectors = await again.readVectors!();
+    expect(vectors.count).toBe(3);
+    expect([...vectors.data]).toEqual([...first.index.vectors!.data]);
+    expect([...vectors.scales]).toEqual([...first.index.vectors!.scales]);
+    expect(server.requested).toEqual(['manifest.json']);
+  });
+
+  it('a stored copy whose vectors went bad still answers by BM25: reading them fails with INDEX_INTEGRITY', async () => {
+    const server = fakeServer(withVectors.files);
+    await load(server);
+    const storage = await openBuildStorage();
+    const [stored] = await storage.list(MANIFEST);
+    stored.files.vectors![20] ^= 0xff;
+    await storage.put(stored);
+    const result = await load(server);
+    expect(result).toMatchObject({ fromCache: true, indexError: null });
+    expect(result.index.chunks).toHaveLength(3);
+    const error = await rejection(result.readVectors!());
+    expect(isHarelError(error, 'INDEX_INTEGRITY')).toBe(true);
+    expect((error as Error).message).toMatch(/vectors\.bin\.gz.*sha256 mismatch/s);
+  });
+
+  it('a build stored without a record of its checks has its postings walked again; one stored after them does not', async () => {
+    // A build whose bm25.bin has a malformed postings list (the last byte of postings.body), its
+    // manifest matching those bytes: what the walk exists to catch, put straight into storage as
+    // if an earlier version with weaker checks had stored it.
+    const raw = gunzipSync(a.files.get('bm25.bin.gz')!);
+    const headerLength = raw.readUInt32LE(4);
+    const [offset, length] = JSON.parse(raw.subarray(8, 8 + headerLength).toString('utf8')).sections['postings.body'];
+    raw[offset + length - 1] ^= 0xff;
+    const gz = new Uint8Array(gzipSync(raw));
+    const manifest = JSON.parse(new TextDecoder().decode(a.files.get('manifest.json')!));
+    manifest.buildId = 'malformed-postings';
+    manifest.files.bm25 = { ...manifest.files.bm25, bytes: gz.byteLength, rawBytes: raw.byteLength, sha256: createHash('sha256').update(gz).digest('hex') };
+    const files: StoredBuild['files'] = {};
+    for (const [role, entry] of Object.entries<{ path: string }>(manifest.files)) files[role as keyof StoredBuild['files']] = role === 'bm25' ? gz : a.files.get(entry.path)!;
+    const storage = await openBuildStorage();
+    const build = { indexKey: MANIFEST, buildId: manifest.buildId, storedAt: 1, manifest: new TextEncoder().encode(JSON.stringify(manifest)), files };
+    const server = fakeServer(a.files);
+    server.offline = true;
+
+    await storage.put(build);
+    // Offline, that copy is the only fallback: the walk rejects it, and it is removed.
+    await rejection(load(server));
+    expect(await storedIds()).toEqual([]);
+
+    await storage.put({ ...build, checks: STRUCTURE_CHECKS });
+    const trusted = await load(server);
+    expect(trusted.index.manifest.buildId).toBe('malformed-postings');
+  });
+
+  it('records the checks a downloaded build passed', async () => {
+    await load(fakeServer(a.files));
+    const [stored] = await (await openBuildStorage()).list(MANIFEST);
+    expect(stored.checks).toBe(STRUCTURE_CHECKS);
   });
 });

@@ -166,8 +166,12 @@ export class Bm25File {
     this.postings = header.fields.map((f) => file.bytes(`postings.${f}`));
   }
 
-  /** Decodes the file's header and checks every section lies inside it; `source` names it in errors. */
-  static decode(bytes: Uint8Array, source = 'bm25.bin'): Bm25File {
+  /**
+   * Decodes the file's header and checks every section lies inside it; `source` names it in
+   * errors. `walked`: these bytes passed `verify` before (read-index.ts, `bm25Walked`), so it is
+   * not repeated.
+   */
+  static decode(bytes: Uint8Array, source = 'bm25.bin', options: { walked?: boolean } = {}): Bm25File {
     const file = readSections<Bm25Header>(bytes, BM25_FILE_MAGIC, source);
     const { header } = file;
     const fail = (reason: string) => createError('INDEX_CORRUPT', source, reason);
@@ -177,6 +181,7 @@ export class Bm25File {
     if (header.chunks < 0 || header.terms < 0 || header.blockSize > 1 << 16 || !header.domains.every((d) => typeof d === 'string')) throw fail('malformed header');
     if (header.avgFieldLength.length !== header.fields.length || !header.avgFieldLength.every((a) => typeof a === 'number' && Number.isFinite(a) && a >= 0)) throw fail('malformed field lengths');
     const decoded = new Bm25File(file);
+    if (options.walked) return decoded;
     try {
       decoded.verify();
     } catch (error) {

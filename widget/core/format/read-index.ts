@@ -50,24 +50,55 @@ export async function verifyAndInflate(entry: IndexFileEntry, stored: Uint8Array
   if (stored.byteLength !== entry.bytes) {
     throw createError('INDEX_INTEGRITY', entry.path, `expected ${entry.bytes} bytes, got ${stored.byteLength}`);
   }
+  // The hash is computed off this thread (SubtleCrypto) while this one inflates, bounded by the
+  // manifest's size: the two overlap, and a mismatch is reported as one whatever the inflating
+  // made of the bytes.
+  const inflating = gunzip(stored, entry.rawBytes);
+  inflating.catch(() => undefined);
   const hash = await sha256Hex(stored);
   if (hash !== entry.sha256) throw createError('INDEX_INTEGRITY', entry.path, 'sha256 mismatch');
+  let raw: Uint8Array;
   try {
-    const raw = await gunzip(stored, entry.rawBytes);
-    if (raw.byteLength !== entry.rawBytes) throw new RangeError(`inflates to ${raw.byteLength} bytes, the manifest gives ${entry.rawBytes}`);
-    return raw;
+    raw = await inflating;
   } catch (error) {
     throw createError('INDEX_CORRUPT', entry.path, error instanceof Error ? error.message : String(error));
   }
+  if (raw.byteLength !== entry.rawBytes) throw createError('INDEX_CORRUPT', entry.path, `inflates to ${raw.byteLength} bytes, the manifest gives ${entry.rawBytes}`);
+  return raw;
 }
 
-function bm25File(bytes: Uint8Array | undefined, path = 'bm25.bin'): Bm25File {
+/**
+ * The version of the structural checks `decodeIndexFiles` makes. A stored build records the one
+ * its files passed when they were downloaded; raise it when the checks grow, so that builds
+ * stored under a weaker version are walked again.
+ */
+export const STRUCTURE_CHECKS = 1;
+
+export interface DecodeOptions {
+  /**
+   * These exact bytes passed this version's walk of the BM25 postings before (a build stored
+   * after it was checked, its sha256 matched again on reading): the walk, linear in the file, is
+   * not repeated. Lookups still check the bounds of what they read.
+   */
+  bm25Walked?: boolean;
+}
+
+function bm25File(bytes: Uint8Array | undefined, path = 'bm25.bin', walked = false): Bm25File {
   if (!bytes) throw createError('INDEX_CORRUPT', path, 'file missing');
-  return Bm25File.decode(bytes, path);
+  return Bm25File.decode(bytes, path, { walked });
 }
 
-/** Decodes the inflated files of a build into typed values. */
-export function decodeIndexFiles(manifest: IndexManifest, raw: Partial<Record<IndexFileRole, Uint8Array>>): LoadedIndex {
+/** Decodes vectors.bin and checks it against its build: the embedder's dimensions, one vector per chunk. */
+export function decodeVectors(manifest: IndexManifest, bytes: Uint8Array, chunkCount: number): VectorTable {
+  const path = manifest.files.vectors?.path ?? 'vectors';
+  const vectors = decodeVectorTable(bytes, path);
+  checkVectors(vectors, manifest.embedder?.dimensions, path);
+  if (vectors.count !== chunkCount) throw createError('INDEX_CORRUPT', path, `${vectors.count} vectors for ${chunkCount} chunks`);
+  return vectors;
+}
+
+/** Decodes the inflated files of a build into typed values (`vectors` null when `raw` has none). */
+export function decodeIndexFiles(manifest: IndexManifest, raw: Partial<Record<IndexFileRole, Uint8Array>>, options: DecodeOptions = {}): LoadedIndex {
   const json = <T>(role: IndexFileRole): T => {
     const bytes = raw[role];
     if (!bytes) throw createError('INDEX_CORRUPT', role, 'file missing');
@@ -79,12 +110,8 @@ export function decodeIndexFiles(manifest: IndexManifest, raw: Partial<Record<In
   };
   if (!raw.chunks) throw createError('INDEX_CORRUPT', manifest.files.chunks?.path ?? 'chunks', 'file missing');
   const chunks = decodeChunkStore(raw.chunks, manifest.files.chunks?.path);
-  const vectors = raw.vectors ? decodeVectorTable(raw.vectors, manifest.files.vectors?.path) : null;
-  if (vectors) checkVectors(vectors, manifest.embedder?.dimensions, manifest.files.vectors?.path ?? 'vectors');
-  if (vectors && vectors.count !== chunks.length) {
-    throw createError('INDEX_CORRUPT', manifest.files.vectors?.path ?? 'vectors', `${vectors.count} vectors for ${chunks.length} chunks`);
-  }
-  const bm25 = bm25File(raw.bm25, manifest.files.bm25?.path);
+  const vectors = raw.vectors ? decodeVectors(manifest, raw.vectors, chunks.length) : null;
+  const bm25 = bm25File(raw.bm25, manifest.files.bm25?.path, options.bm25Walked);
   if (bm25.chunks !== chunks.length) {
     throw createError('INDEX_CORRUPT', manifest.files.bm25?.path ?? 'bm25', `postings for ${bm25.chunks} chunks, the chunk store has ${chunks.length}`);
   }
