@@ -4,6 +4,7 @@
  *
  *   npx tsx builder/eval/fit-fusion.ts [--harel .tmp/harel-e5] [--heq .tmp/heq-e5] [--model-dir models]
  *       [--folds 5] [--seed 7] [--write builder/eval/fit/fusion-result.json]
+ *       [--query-text as-asked|without-function-words]
  *
  * Data (read from ../shared/data, never copied): dev-v2 and dev-v3 over the Harel index (routed,
  * as the widget searches), HeQ validation over its own index (not routed, as `eval --no-route`).
@@ -33,6 +34,7 @@ import { rankedPages, Retriever, type FirstStageCandidates, type SearchMode, typ
 import { readIndexFolder } from '../read-index-folder.ts';
 import { assignFolds } from './fit/folds.ts';
 import { queryVectors } from './fit/query-vectors.ts';
+import { queryText, QUERY_TEXTS, type QueryText } from './fit/query-text.ts';
 import { lenientPageRank, pageRank, type RankedPage, type TwinLookup } from './metrics.ts';
 import { loadQuestions, type SourceRef } from './questions.ts';
 import { aliasMap, twinLookup } from './run-eval.ts';
@@ -239,19 +241,19 @@ function line(name: string, f: Figures): string {
 }
 const HEADER = `${''.padEnd(52)}    n | strict: hit@1  hit@5  hit@10  rec@30   MRR | twins count: hit@1 hit@5 hit@10 rec@30 MRR`;
 
-async function collect(set: SetName, index: LoadedIndex, file: string, route: boolean, modelDir: string, cacheFile: string): Promise<Pool[]> {
+async function collect(set: SetName, index: LoadedIndex, file: string, route: boolean, modelDir: string, cacheFile: string, embedded: (question: string) => string): Promise<Pool[]> {
   const retriever = new Retriever(index);
   const aliases = aliasMap(index.documents);
   const twins = twinLookup(index.documents, index.chunks);
   const questions = (await loadQuestions(file)).filter((q) => q.answerable);
   const vectors = await queryVectors(
     index,
-    questions.map((q) => q.question),
+    questions.map((q) => embedded(q.question)),
     modelDir,
     cacheFile,
   );
   return questions.map((q) => {
-    const queryVector = vectors.get(q.question)!;
+    const queryVector = vectors.get(embedded(q.question))!;
     const base = { route, queryVector };
     const byPool = new Map(POOLS.map((n) => [n, retriever.candidates(q.question, { ...base, mode: 'hybrid', bm25Pool: n, vectorPool: n })]));
     const one = (mode: SearchMode) => retriever.candidates(q.question, { ...base, mode });
@@ -270,8 +272,12 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: '7' },
       'query-cache': { type: 'string', default: '.tmp/fit-fusion-queries.json' },
       write: { type: 'string' },
+      'query-text': { type: 'string', default: 'as-asked' },
     },
   });
+  const kind = values['query-text'] as QueryText;
+  if (!QUERY_TEXTS.includes(kind)) throw new Error(`--query-text is one of ${QUERY_TEXTS.join(', ')}`);
+  const embedded = queryText(kind);
   if (!existsSync(DATA)) throw new Error(`${DATA} is absent: the fitting data sits beside the repository.`);
   for (const dir of [values.harel!, values.heq!]) {
     if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`${dir} is not an index: build it first (README, "Measured on the real corpus").`);
@@ -283,9 +289,9 @@ async function main(): Promise<void> {
   const harel = await readIndexFolder(values.harel!);
   const heq = await readIndexFolder(values.heq!);
   const pools = [
-    ...(await collect('dev-v2', harel, join(DATA, 'harel/questions/dev-v2.json'), true, modelDir, cache)),
-    ...(await collect('dev-v3', harel, join(DATA, 'harel/questions/dev-v3.json'), true, modelDir, cache)),
-    ...(await collect('heq', heq, join(DATA, 'heq/heq_v1.1_val.json'), false, modelDir, cache)),
+    ...(await collect('dev-v2', harel, join(DATA, 'harel/questions/dev-v2.json'), true, modelDir, cache, embedded)),
+    ...(await collect('dev-v3', harel, join(DATA, 'harel/questions/dev-v3.json'), true, modelDir, cache, embedded)),
+    ...(await collect('heq', heq, join(DATA, 'heq/heq_v1.1_val.json'), false, modelDir, cache, embedded)),
   ];
   const folds = stratifiedFolds(pools, k, seed);
   const counts = SETS.map((s) => `${s} ${pools.filter((p) => p.set === s).length}`).join(', ');
