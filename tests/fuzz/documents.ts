@@ -16,6 +16,7 @@ import fc from 'fast-check';
 import { ingest } from '../../builder/ingest/index.ts';
 import { isHarelError } from '../../widget/core/errors.ts';
 import { DEMO_CORPUS } from './corpus.ts';
+import { setPath } from './json-path.ts';
 
 export type DocMutation =
   | { kind: 'bitflip'; file: number; positions: number[] }
@@ -163,18 +164,6 @@ async function seedFiles(): Promise<SeedFile[]> {
 }
 
 const at = (f: number, length: number) => Math.min(Math.max(0, length - 1), Math.floor(f * length));
-
-function setPath(target: any, path: string, value: unknown): any {
-  if (path === '') return value;
-  const keys = path.split('.');
-  let o = target;
-  for (const k of keys.slice(0, -1)) {
-    if (o === null || typeof o !== 'object') return target;
-    o = o[k];
-  }
-  if (o !== null && typeof o === 'object') o[keys.at(-1)!] = value;
-  return target;
-}
 
 export function mutateDocument(files: readonly SeedFile[], m: DocMutation): SeedFile {
   if (m.kind === 'json') {

@@ -16,14 +16,16 @@ import fc from 'fast-check';
 import { buildIndex } from '../../builder/pipeline/build-index.ts';
 import { inspectCommand } from '../../builder/commands/inspect.ts';
 import { HarelError } from '../../widget/core/errors.ts';
+import type { IndexManifest } from '../../widget/core/format/manifest.ts';
 import { readIndex, type IndexFileSource } from '../../widget/core/format/read-index.ts';
 import { encodeVectorTable } from '../../widget/core/format/vector-file.ts';
 import { Retriever } from '../../widget/core/retrieval/retriever.ts';
 import { DEMO_CORPUS } from './corpus.ts';
+import { setPath } from './json-path.ts';
 
 /** A build as files: name → bytes as stored (gzip), plus the manifest as JSON. */
 export interface IndexFiles {
-  manifest: Record<string, any>;
+  manifest: IndexManifest;
   files: Record<string, Uint8Array>;
 }
 
@@ -211,23 +213,17 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 const FILE_OF: Record<Role, string> = { documents: 'documents.json.gz', chunks: 'chunks.bin.gz', bm25: 'bm25.bin.gz', vectors: 'vectors.bin.gz', router: 'router.json.gz' };
 const at = (f: number, length: number) => Math.min(length - 1, Math.max(0, Math.floor(f * length)));
 
-function setPath(target: any, path: string, value: unknown): any {
-  if (path === '') return value;
-  const keys = path.split('.');
-  let o = target;
-  for (const k of keys.slice(0, -1)) {
-    if (o === null || typeof o !== 'object') return target;
-    if (!(k in o)) o[k] = {};
-    o = o[k];
-  }
-  if (o !== null && typeof o === 'object') Object.defineProperty(o, keys.at(-1)!, { value, enumerable: true, writable: true, configurable: true });
-  return target;
+/** A section container's header and body, for mutations that edit its JSON header. */
+/** A container's JSON header (sections.ts): its section table and whatever else the file keeps there. */
+interface SectionHeader {
+  /** Name → [offset, length]; a mutant may put anything there. */
+  sections: Record<string, unknown>;
+  [key: string]: unknown;
 }
 
-/** A section container's header and body, for mutations that edit its JSON header. */
-function editHeader(raw: Uint8Array, edit: (header: any) => void): Uint8Array {
+function editHeader(raw: Uint8Array, edit: (header: SectionHeader) => void): Uint8Array {
   const length = new DataView(raw.buffer, raw.byteOffset).getUint32(4, true);
-  const header = JSON.parse(new TextDecoder().decode(raw.subarray(8, 8 + length)));
+  const header = JSON.parse(new TextDecoder().decode(raw.subarray(8, 8 + length))) as SectionHeader;
   edit(header);
   const json = new TextEncoder().encode(JSON.stringify(header));
   // Keeps the sections where they were: the new header may only be shorter (padded) or the same length.
@@ -254,7 +250,7 @@ export function mutate(seed: IndexFiles, m: Mutation): { manifestBytes: Uint8Arr
     const raw = change(new Uint8Array(gunzipSync(files[name])));
     const gz = new Uint8Array(gzipSync(raw));
     files[name] = gz;
-    if (vouch) Object.assign(manifest.files[r], { bytes: gz.length, rawBytes: raw.length, sha256: sha(gz) });
+    if (vouch) Object.assign(manifest.files[r]!, { bytes: gz.length, rawBytes: raw.length, sha256: sha(gz) });
   };
   const sectionNames = (raw: Uint8Array) => {
     const length = new DataView(raw.buffer, raw.byteOffset).getUint32(4, true);
@@ -315,7 +311,7 @@ export function mutate(seed: IndexFiles, m: Mutation): { manifestBytes: Uint8Arr
       );
       break;
     case 'header-field':
-      rewrite(m.role, (raw) => editHeader(raw, (h) => setPath(h, m.path, m.value)));
+      rewrite(m.role, (raw) => editHeader(raw, (h) => setPath(h, m.path, m.value, { create: true, ownProperty: true })));
       break;
     case 'varint-overflow':
       rewrite(m.role, (raw) => {
@@ -342,7 +338,8 @@ export function mutate(seed: IndexFiles, m: Mutation): { manifestBytes: Uint8Arr
       if (m.role === 'chunks') {
         rewrite('chunks', (raw) =>
           editHeader(raw, (h) => {
-            h.ids[at(m.to, h.ids.length)] = h.ids[at(m.from, h.ids.length)];
+            const ids = h.ids as unknown[];
+            ids[at(m.to, ids.length)] = ids[at(m.from, ids.length)];
           }),
         );
       } else {
@@ -354,10 +351,10 @@ export function mutate(seed: IndexFiles, m: Mutation): { manifestBytes: Uint8Arr
       }
       break;
     case 'json-field':
-      rewrite(m.role, (raw) => new TextEncoder().encode(JSON.stringify(setPath(JSON.parse(new TextDecoder().decode(raw)), m.path, m.value))));
+      rewrite(m.role, (raw) => new TextEncoder().encode(JSON.stringify(setPath(JSON.parse(new TextDecoder().decode(raw)), m.path, m.value, { create: true, ownProperty: true }))));
       break;
     case 'manifest-field':
-      setPath(manifest, m.path, m.value);
+      setPath(manifest, m.path, m.value, { create: true, ownProperty: true });
       break;
     case 'manifest-bytes':
       return { manifestBytes: new TextEncoder().encode(m.text), files };
@@ -366,7 +363,7 @@ export function mutate(seed: IndexFiles, m: Mutation): { manifestBytes: Uint8Arr
       const out = files[name].slice();
       m.positions.forEach((p) => (out[at(p, out.length)] ^= 0x5a));
       files[name] = out;
-      Object.assign(manifest.files[m.role], { bytes: out.length, sha256: sha(out) });
+      Object.assign(manifest.files[m.role]!, { bytes: out.length, sha256: sha(out) });
       break;
     }
     case 'unlist':
