@@ -84,7 +84,7 @@ interface BenchReport {
   date: string;
   targets: typeof TARGETS;
   machine: { cpus: number; model: string; node: string };
-  options: { index: string; questions: string; scales: number[]; runs: number; k: number };
+  options: { index: string; questions: string; scales: number[]; runs: number; k: number; rttMs: number };
   corpora: CorpusReport[];
   jsWeight: { totals: JsWeightReport['beforeReady']['totals']; files: JsWeightReport['beforeReady']['files']; readyMs: number } | { error: string } | null;
 }
@@ -96,6 +96,8 @@ const USAGE = `usage: npm run bench [-- options]
   --scale <n,n>        synthetic corpora sizes in chunks (default ${DEFAULT_SCALES.join(',')}; 0 for none)
   --rebuild            rebuild the synthetic corpora even when .tmp/bench-<n>/ holds them
   --runs <n>           browser runs per corpus, medians reported (default 3)
+  --rtt <ms>           hold the manifest's response back this long in Chromium, as a phone's round trip
+                       would (default 0: localhost)
   --json <file>        write every figure as JSON
   --profile            CPU profiles of the search worker (cold load, warm load, searches): top functions
                        printed, the profiles written to ${PROFILE_DIR}/ (open them in DevTools)
@@ -221,7 +223,7 @@ async function measureCorpus(
   dir: string,
   queries: readonly string[],
   synthetic: SyntheticInfo | null,
-  options: { browser: boolean; runs: number; k: number; profile: boolean; snapshot: boolean; pageDir: string; profilePageDir: string | null },
+  options: { browser: boolean; runs: number; k: number; profile: boolean; snapshot: boolean; pageDir: string; profilePageDir: string | null; rttMs: number },
 ): Promise<CorpusReport> {
   const shipped = await shippedBytes(dir);
   const { manifest, ...bytes } = shipped;
@@ -258,6 +260,7 @@ async function measureCorpus(
       runs: options.runs,
       k: options.k,
       snapshot: options.snapshot,
+      manifestDelayMs: options.rttMs,
       log,
     });
   }
@@ -288,7 +291,8 @@ function printTable(report: BenchReport): void {
   console.log(line(head));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) console.log(line(r));
-  const where = cs.some((c) => c.browser) ? `medians of ${report.options.runs} runs in Chromium, ` : 'Node only, ';
+  const rtt = report.options.rttMs > 0 ? `the manifest answered ${report.options.rttMs} ms late, ` : '';
+  const where = cs.some((c) => c.browser) ? `medians of ${report.options.runs} runs in Chromium, ${rtt}` : 'Node only, ';
   console.log(`(${where}${report.options.k} results a search; ${report.machine.cpus} CPUs, ${report.machine.model}; load average per corpus: ${cs.map((c) => c.loadavg[0].toFixed(1)).join(', ')})`);
   for (const c of cs) {
     const problems = [c.error, c.browser?.error].filter(Boolean);
@@ -366,6 +370,7 @@ async function main(): Promise<void> {
       scale: { type: 'string' },
       rebuild: { type: 'boolean' },
       runs: { type: 'string' },
+      rtt: { type: 'string' },
       k: { type: 'string' },
       json: { type: 'string' },
       profile: { type: 'boolean' },
@@ -397,13 +402,15 @@ async function main(): Promise<void> {
     pageDir = await buildBenchPage(BENCH_PAGE_DIR);
     if (values.profile) profilePageDir = await buildBenchPage(BENCH_PROFILE_PAGE_DIR, { minify: false });
   }
-  const corpusOptions = { browser, runs, k, profile: Boolean(values.profile), snapshot: Boolean(values.snapshot), pageDir, profilePageDir };
+  const rttMs = Number(values.rtt ?? 0);
+  if (!Number.isFinite(rttMs) || rttMs < 0) throw new Error('--rtt takes milliseconds (0 or more)');
+  const corpusOptions = { browser, runs, k, profile: Boolean(values.profile), snapshot: Boolean(values.snapshot), pageDir, profilePageDir, rttMs };
 
   const report: BenchReport = {
     date: new Date().toISOString(),
     targets: TARGETS,
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
-    options: { index: resolve(indexDir), questions: resolve(questionsFile), scales, runs, k },
+    options: { index: resolve(indexDir), questions: resolve(questionsFile), scales, runs, k, rttMs },
     corpora: [],
     jsWeight: null,
   };

@@ -39,6 +39,8 @@ export interface BrowserBenchOptions {
   k?: number;
   /** Take a heap snapshot after the first run's warm load. */
   snapshot?: boolean;
+  /** Holds the manifest's response back this long, as a phone's round trip would (0: localhost's). */
+  manifestDelayMs?: number;
   /** Limit for one load or one search pass. */
   timeoutMs?: number;
   log?: (line: string) => void;
@@ -184,6 +186,15 @@ async function load(page: Page, timeoutMs: number, what: string): Promise<BenchL
   );
 }
 
+/** Every request for the index's manifest (the one round trip a warm start always makes) answered `ms` late. */
+async function delayManifest(context: BrowserContext, ms: number): Promise<void> {
+  if (ms <= 0) return;
+  await context.route('**/harel-index/manifest.json', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    await route.continue();
+  });
+}
+
 async function serve(pageDir: string, indexDir: string) {
   return startStaticServer({ root: pageDir, mounts: { '/harel-index/': indexDir } });
 }
@@ -208,6 +219,7 @@ export async function runBrowserBench(options: BrowserBenchOptions): Promise<Bro
   try {
     for (let run = 0; run < runs; run++) {
       const context = await browser.newContext({ serviceWorkers: 'block' });
+      await delayManifest(context, options.manifestDelayMs ?? 0);
       try {
         const first = await openBenchPage(context, server.origin, timeoutMs);
         const cold = await load(first, timeoutMs, 'cold load');

@@ -77,21 +77,15 @@ export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<
   fetchingManifest.catch(() => undefined);
   const { storage, warning } = await opened;
   let storageWarning: string | null = warning;
-  // Usually the build the manifest names is the newest one stored: read while the manifest is
-  // on its way (one record, or two while an update waits for room).
-  const newestStored = storage
-    .list(indexKey)
-    .then((builds) => builds[0])
-    .catch(() => undefined);
   // A failing read of storage must not stop loading: it only loses the offline fallback.
   const storedBuilds = () => storage.list(indexKey).catch((): StoredBuild[] => []);
 
-  const fromStored = async (build: StoredBuild, indexError: IndexProblem | null): Promise<StoredIndexResult> => {
+  /** Checks and decodes a stored build (its vectors left for later); `work` may be a speculation's. */
+  const decodeStored = async (build: StoredBuild, work: WorkOptions): Promise<Omit<StoredIndexResult, 'indexError'>> => {
     const manifest = parseManifest(decodeJson(build.manifest));
-    options.onManifest?.(manifest);
     const { vectors: vectorsEntry, ...now } = manifest.files;
     // Its files passed the walk when they were stored, and the sha256 below proves them unchanged.
-    const index = await inflateBuild(manifest, now, build.files, options, { bm25Walked: build.checks === STRUCTURE_CHECKS });
+    const index = await inflateBuild(manifest, now, build.files, work, { bm25Walked: build.checks === STRUCTURE_CHECKS });
     const stored = build.files.vectors;
     const readVectors =
       vectorsEntry && index.manifest.embedder
@@ -100,7 +94,33 @@ export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<
             return decodeVectors(manifest, await verifyAndInflate(vectorsEntry, stored), index.chunks.length);
           }
         : null;
-    return { index, fromCache: true, storageWarning, indexError, readVectors };
+    return { index, fromCache: true, storageWarning, readVectors };
+  };
+
+  // The build the manifest names is nearly always the newest one stored: it is read, checked and
+  // decoded while the manifest is on its way (a few milliseconds on localhost, 50–300 ms on a
+  // phone), and used if the manifest names it. If it names another, the guess is abandoned at
+  // its next step and its progress never shown.
+  const guessing = new AbortController();
+  const guessSignal = signal ? AbortSignal.any([signal, guessing.signal]) : guessing.signal;
+  const guess = storage
+    .list(indexKey)
+    .then((builds) => builds[0])
+    .catch(() => undefined)
+    .then((build) => {
+      if (!build) return null;
+      const decoded = decodeStored(build, { signal: guessSignal, onProgress: (p) => guessSignal.aborted || onProgress?.(p) });
+      decoded.catch(() => undefined);
+      return { build, decoded };
+    });
+
+  const fromStored = async (build: StoredBuild, indexError: IndexProblem | null): Promise<StoredIndexResult> => {
+    const guessed = await guess;
+    // An abandoned guess (the manifest named another build) is decoded again if this one is wanted after all: a fallback.
+    const reuse = guessed?.build.buildId === build.buildId && !guessing.signal.aborted;
+    const decoded = await (reuse ? guessed.decoded : decodeStored(build, options));
+    options.onManifest?.(decoded.index.manifest);
+    return { ...decoded, storageWarning, indexError };
   };
   const fallBack = async (error: unknown, except?: string): Promise<StoredIndexResult> => {
     if (signal?.aborted || isHarelError(error, 'ABORTED')) throw createError('ABORTED');
@@ -133,8 +153,9 @@ export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<
     return fallBack(error instanceof SyntaxError ? createError('INDEX_CORRUPT', 'manifest.json', error.message) : error);
   }
 
-  const newest = await newestStored;
-  const same = newest?.buildId === manifest.buildId ? newest : await storage.get(indexKey, manifest.buildId).catch(() => undefined);
+  const guessed = await guess;
+  if (guessed?.build.buildId !== manifest.buildId) guessing.abort();
+  const same = guessed?.build.buildId === manifest.buildId ? guessed.build : await storage.get(indexKey, manifest.buildId).catch(() => undefined);
   if (same) {
     try {
       return await fromStored(same, null);

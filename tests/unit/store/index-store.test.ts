@@ -373,4 +373,37 @@ describe('loadStoredIndex', () => {
     const [stored] = await (await openBuildStorage()).list(MANIFEST);
     expect(stored.checks).toBe(STRUCTURE_CHECKS);
   });
+
+  it('decodes the newest stored build while the manifest is on its way, and uses it when the manifest names it', async () => {
+    const server = fakeServer(a.files);
+    await load(server);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const slow: typeof fetch = async (input, init) => {
+      if (String(input).endsWith('manifest.json')) await held;
+      return server.fetch(input, init);
+    };
+    const progress: Progress[] = [];
+    let decodedNow = () => {};
+    const decoded = new Promise<void>((resolve) => {
+      decodedNow = resolve;
+    });
+    const loading = load(server, {
+      fetch: slow,
+      onProgress: (p) => {
+        progress.push(p);
+        if (p.step === 'load' && p.done === 1) decodedNow();
+      },
+    });
+    // The build is decoded with the manifest still held back (the old order waited here for
+    // ever); only then does the manifest arrive, naming it.
+    await decoded;
+    release();
+    const result = await loading;
+    expect(result).toMatchObject({ fromCache: true, indexError: null });
+    expect(result.index.manifest.buildId).toBe(a.buildId);
+    expect(progress.filter((p) => p.step === 'download')).toEqual([]);
+  });
 });
