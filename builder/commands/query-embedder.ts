@@ -13,6 +13,8 @@ export interface QueryEmbedderOptions {
   allowRemote?: boolean;
   /** Default: the index's file for questions (manifest embedder.queryDtype, else dtype). */
   dtype?: 'fp32' | 'q8' | 'q4';
+  /** Prepended to every text; default the index's query prefix ('' embeds texts that carry their own). */
+  prefix?: string;
 }
 
 export async function loadQueryEmbedder(index: LoadedIndex, options: QueryEmbedderOptions): Promise<Embedder | null> {
@@ -24,10 +26,10 @@ export async function loadQueryEmbedder(index: LoadedIndex, options: QueryEmbedd
     // A .q4w pair only the widget's code reads: run that code here too.
     if (!options.modelDir) throw createError('EMBEDDER_LOAD_FAILED', info.id, `the index embeds questions with its ${dtype} files, which are read from a local folder only`);
     const { loadWidgetQueryEmbedder } = await import('../embed/widget-query-embedder.ts');
-    return loadWidgetQueryEmbedder({ model: info.id, modelDir: options.modelDir, dtype, prefix: info.queryPrefix });
+    return loadWidgetQueryEmbedder({ model: info.id, modelDir: options.modelDir, dtype, prefix: options.prefix ?? info.queryPrefix });
   }
   const { loadEmbedder } = await import('../embed/embedder.ts');
-  return loadEmbedder({ model: info.id, modelDir: options.modelDir, allowRemote: options.allowRemote ?? false, dtype, prefix: info.queryPrefix });
+  return loadEmbedder({ model: info.id, modelDir: options.modelDir, allowRemote: options.allowRemote ?? false, dtype, prefix: options.prefix ?? info.queryPrefix });
 }
 
 export async function embedQuery(embedder: Embedder | null, query: string): Promise<Float32Array | null> {

@@ -8,6 +8,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
 import { loadQueryEmbedder } from '../../commands/query-embedder.ts';
+import type { Embedder } from '../../embed/embedder.ts';
 
 /** Each text's vector (one at a time, as `eval` and the widget embed a query), through the cache. */
 export async function queryVectors(index: LoadedIndex, texts: readonly string[], modelDir: string, cacheFile: string): Promise<Map<string, Float32Array>> {
@@ -43,16 +44,22 @@ export async function cachedQueryEmbedder(
   const prefix = `${embedder.id}\u0000${embedder.fingerprint}\u0000single\u0000`;
   const cache: Record<string, number[]> = existsSync(cacheFile) ? (JSON.parse(await readFile(cacheFile, 'utf8')) as Record<string, number[]>) : {};
   let added = 0;
+  // Texts with another prefix (the passages the quotes' tie-break compares, "passage: …") go to the
+  // same model with no prefix of its own, loaded when first needed.
+  let plain: Promise<Embedder> | null = null;
   const embedQuery = async (prefixed: string): Promise<Float32Array> => {
-    // The service hands over the text with the index's query prefix; the embedder adds its own.
-    const text = prefixed.startsWith(queryPrefix) ? prefixed.slice(queryPrefix.length) : prefixed;
-    let vector = cache[prefix + text];
+    const query = prefixed.startsWith(queryPrefix);
+    // The service hands over a question with the index's query prefix; the embedder adds its own.
+    const text = query ? prefixed.slice(queryPrefix.length) : prefixed;
+    const model = query ? embedder : await (plain ??= loadQueryEmbedder(index, { mode: 'hybrid', modelDir, prefix: '' }).then((e) => e!));
+    const key = query ? prefix + text : `${model.id}\u0000${model.fingerprint}\u0000single\u0000${text}`;
+    let vector = cache[key];
     if (!vector) {
       // One at a time, as `eval` and the widget embed a query: the q4 model quantises activations
       // over its whole input, so a query embedded in a batch comes out slightly different.
-      const [embedded] = await embedder.embed([text]);
+      const [embedded] = await model.embed([text]);
       vector = Array.from(embedded);
-      cache[prefix + text] = vector;
+      cache[key] = vector;
       added++;
     }
     return Float32Array.from(vector);
@@ -65,6 +72,9 @@ export async function cachedQueryEmbedder(
       await writeFile(cacheFile, JSON.stringify(cache));
       added = 0;
     },
-    dispose: () => embedder.dispose(),
+    dispose: async () => {
+      await embedder.dispose();
+      if (plain) await (await plain).dispose();
+    },
   };
 }
