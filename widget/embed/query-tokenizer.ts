@@ -6,6 +6,7 @@
  */
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { EncoderParts } from '../core/embedding/windowed-encoder.ts';
+import { withFlatPieceSearch } from './flat-piece-search.ts';
 
 export type QueryTokenizer = Pick<EncoderParts, 'contentIds' | 'special' | 'pad'>;
 
@@ -16,7 +17,8 @@ const nameOf = (token: TokenName) => (typeof token === 'string' ? token : token?
 export function createQueryTokenizer(tokenizerJson: unknown, tokenizerConfig: unknown): QueryTokenizer {
   if (!tokenizerJson || typeof tokenizerJson !== 'object') throw new Error('tokenizer.json is not a JSON object');
   const config = (tokenizerConfig && typeof tokenizerConfig === 'object' ? tokenizerConfig : {}) as Record<string, TokenName>;
-  const tokenizer = new Tokenizer(tokenizerJson, config);
+  // Without the library's trie of 121k pieces: flat-piece-search.ts says why.
+  const tokenizer = withFlatPieceSearch(() => new Tokenizer(tokenizerJson, config));
   // The library's Unigram merges a run of unknown characters into one <unk>; SentencePiece and
   // the reference engine give one <unk> per character (builder/embed/pipeline-parts.ts does the same).
   const model = tokenizer.model as { fuse_unk?: boolean } | null;
