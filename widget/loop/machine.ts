@@ -174,20 +174,14 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
   generate: (ctx) =>
     timed(ctx, 'generate', async () => {
       ctx.passages = numberPassages(ctx.grade!.kept);
-      const searchQuery = ctx.analyzed!.searchQuery;
-      const similarity = ctx.deps.search.similarity?.bind(ctx.deps.search);
-      // Only a search that ran hybrid offers E5's view of the quotes: a device without the model answers as before.
-      const { mode, semantic } = ctx.retrieved!.response.result;
-      const embedder = mode === 'hybrid' && similarity ? semantic?.embedder : undefined;
       ctx.generated = await generateAnswer(ctx.deps.engine, {
         question: ctx.input.question,
-        searchQuery,
+        searchQuery: ctx.analyzed!.searchQuery,
         lang: ctx.analyzed!.lang,
         passages: ctx.passages,
         history: ctx.input.history,
         signal: ctx.options.signal,
         onText: ctx.options.onText,
-        ...(embedder && similarity ? { similarity: { embedder, cosines: (texts: readonly string[], signal: AbortSignal) => similarity(searchQuery, texts, signal) } } : {}),
       });
     }),
   ground: (ctx) =>

@@ -6,7 +6,7 @@ import { createError, throwIfAborted } from '../core/errors.ts';
 import type { LoadedIndex } from '../core/format/read-index.ts';
 import { Retriever, type RetrievedPassage } from '../core/retrieval/retriever.ts';
 import type { RouteResult } from '../core/retrieval/route.ts';
-import type { ContextPassage, EmbedderStatus, IndexInfo, LoadIndexOptions, SearchRequest, SearchResponse, SearchService, SimilarityResult } from './search-service.ts';
+import type { ContextPassage, EmbedderStatus, IndexInfo, LoadIndexOptions, SearchRequest, SearchResponse, SearchService } from './search-service.ts';
 
 /** Embeds a query already carrying the embedder's query prefix; null when no embedding is available. */
 export type QueryEmbedder = (prefixedQuery: string, signal?: AbortSignal) => Promise<Float32Array | null>;
@@ -49,8 +49,6 @@ export class LocalSearchService implements SearchService {
   private embedderError: string | null;
   private embedderLoading: boolean;
   private embedderDownload: { loaded: number; total: number } | null = null;
-  /** The last query searched hybrid and its vector: the quotes' tie-break asks for it right after. */
-  private lastQuery: { text: string; vector: Float32Array } | null = null;
 
   constructor(options: LocalSearchOptions = {}) {
     this.options = options;
@@ -62,7 +60,6 @@ export class LocalSearchService implements SearchService {
   /** The embedder has loaded (searches from now on are hybrid), or failed with `error` (they stay BM25). */
   setQueryEmbedder(embedQuery: QueryEmbedder | null, error: string | null = null): void {
     this.embedQuery = embedQuery;
-    this.lastQuery = null;
     this.embedderError = embedQuery ? null : error;
     this.embedderLoading = false;
     this.embedderDownload = null;
@@ -130,9 +127,7 @@ export class LocalSearchService implements SearchService {
     if (embedQuery && index.vectors && index.manifest.embedder) {
       const t0 = performance.now();
       // A failed embedding costs this one question its vectors, not the customer the answer: BM25 ranks it.
-      const prefixed = index.manifest.embedder.queryPrefix + request.query;
-      queryVector = await embedQuery(prefixed, signal).catch(() => null);
-      this.lastQuery = queryVector ? { text: prefixed, vector: queryVector } : null;
+      queryVector = await embedQuery(index.manifest.embedder.queryPrefix + request.query, signal).catch(() => null);
       embed = performance.now() - t0;
       throwIfAborted(signal);
     }
@@ -146,33 +141,6 @@ export class LocalSearchService implements SearchService {
     });
     const passages = hits.map((hit) => this.withContext(hit));
     return { result, passages, timings: { embed, search: performance.now() - t1 } };
-  }
-
-  /**
-   * Cosines of `query` (as searched: the query prefix) and each text (the passage prefix), one
-   * text at a time as the widget embeds a question; the query's vector is the last search's when
-   * it was this query. Null without an embedder or vectors, or when an embedding fails.
-   */
-  async similarity(query: string, texts: readonly string[], signal?: AbortSignal): Promise<SimilarityResult | null> {
-    throwIfAborted(signal);
-    const index = this.requireIndex();
-    const embedQuery = this.embedQuery;
-    const info = index.manifest.embedder;
-    if (!embedQuery || !index.vectors || !info) return null;
-    const prefixed = info.queryPrefix + query;
-    const vector = this.lastQuery?.text === prefixed ? this.lastQuery.vector : await embedQuery(prefixed, signal).catch(() => null);
-    if (!vector) return null;
-    const cosines: number[] = [];
-    for (const text of texts) {
-      throwIfAborted(signal);
-      const other = await embedQuery(info.passagePrefix + text, signal).catch(() => null);
-      if (!other || other.length !== vector.length) return null;
-      let dot = 0;
-      for (let i = 0; i < vector.length; i++) dot += vector[i] * other[i];
-      cosines.push(dot);
-    }
-    throwIfAborted(signal);
-    return { embedder: info.id, cosines };
   }
 
   async route(query: string): Promise<RouteResult | null> {
@@ -208,7 +176,6 @@ export class LocalSearchService implements SearchService {
   }
 
   dispose(): void {
-    this.lastQuery = null;
     this.index = null;
     this.retriever = null;
   }

@@ -93,22 +93,9 @@ export interface LoadIndexOptions {
   onInfo?: (info: IndexInfo) => void;
 }
 
-/** A query's cosines with some texts in the query embedder's space, and which embedder made them. */
-export interface SimilarityResult {
-  embedder: string;
-  /** One per text, in order: cosine of the query's vector (query prefix) and the text's (passage prefix). */
-  cosines: number[];
-}
-
 export interface SearchService {
   load(options: LoadIndexOptions): Promise<IndexInfo>;
   search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse>;
-  /**
-   * How near `query` each of `texts` is, by the query embedder (the extractive answerer's
-   * tie-break between quotes); null while search runs BM25-only (no model, no vectors). Services
-   * without an embedder need not implement it.
-   */
-  similarity?(query: string, texts: readonly string[], signal?: AbortSignal): Promise<SimilarityResult | null>;
   /** The router's best domain for `query` and its posterior (no threshold applied); null when the index has no router. */
   route(query: string): Promise<RouteResult | null>;
   dispose(): void;

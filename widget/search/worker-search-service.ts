@@ -7,7 +7,7 @@ import { createError, HarelError } from '../core/errors.ts';
 import type { Progress } from '../core/schema.ts';
 import type { IndexLoadInfo, SearchWorkerRequest, SearchWorkerResponse, SerializedError } from '../workers/search-protocol.ts';
 import type { RouteResult } from '../core/retrieval/route.ts';
-import type { LoadIndexOptions, SearchRequest, SearchResponse, SearchService, SimilarityResult } from './search-service.ts';
+import type { LoadIndexOptions, SearchRequest, SearchResponse, SearchService } from './search-service.ts';
 
 interface Pending {
   resolve(value: unknown): void;
@@ -65,10 +65,6 @@ export class WorkerSearchService implements SearchService {
 
   route(query: string): Promise<RouteResult | null> {
     return this.call<RouteResult | null>({ type: 'route', query });
-  }
-
-  similarity(query: string, texts: readonly string[], signal?: AbortSignal): Promise<SimilarityResult | null> {
-    return this.call<SimilarityResult | null>({ type: 'similarity', query, texts: [...texts] }, signal);
   }
 
   dispose(): void {
@@ -142,10 +138,6 @@ export class WorkerSearchService implements SearchService {
       case 'routed':
         this.pending.delete(message.id);
         pending.resolve(message.route);
-        return;
-      case 'similar':
-        this.pending.delete(message.id);
-        pending.resolve(message.similarity);
         return;
       case 'error':
         this.pending.delete(message.id);

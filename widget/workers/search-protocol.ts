@@ -6,7 +6,7 @@
 import type { ErrorCode } from '../core/errors.ts';
 import type { RouteResult } from '../core/retrieval/route.ts';
 import type { Progress } from '../core/schema.ts';
-import type { IndexInfo, SearchRequest, SearchResponse, SimilarityResult } from '../search/search-service.ts';
+import type { IndexInfo, SearchRequest, SearchResponse } from '../search/search-service.ts';
 
 export interface SerializedError {
   code: ErrorCode;
@@ -37,8 +37,6 @@ export type SearchWorkerRequest =
   | { type: 'search'; id: number; request: SearchRequest }
   /** The router's verdict on a text alone (the loop asks whether a short question keeps the topic). */
   | { type: 'route'; id: number; query: string }
-  /** The query's cosines with each text, by the query embedder (the quotes' tie-break by meaning). */
-  | { type: 'similarity'; id: number; query: string; texts: string[] }
   /** Cancels the request with this id. */
   | { type: 'abort'; id: number };
 
@@ -49,7 +47,6 @@ export type SearchWorkerResponse =
   | { type: 'info'; id: number; info: IndexLoadInfo }
   | { type: 'result'; id: number; response: SearchResponse }
   | { type: 'routed'; id: number; route: RouteResult | null }
-  | { type: 'similar'; id: number; similarity: SimilarityResult | null }
   | { type: 'error'; id: number; error: SerializedError };
 
 export type SearchMessageType = SearchWorkerRequest['type'] | SearchWorkerResponse['type'];

@@ -187,20 +187,5 @@ scope.onmessage = (event) => {
         .catch((error: unknown) => post({ type: 'error', id: message.id, error: serialize(error) }));
       return;
     }
-    case 'similarity': {
-      // No index, or BM25 only: no cosines, and the page keeps the lexical order.
-      if (!service) {
-        post({ type: 'similar', id: message.id, similarity: null });
-        return;
-      }
-      const controller = new AbortController();
-      controllers.set(message.id, controller);
-      service
-        .similarity(message.query, message.texts, controller.signal)
-        .then((similarity) => post({ type: 'similar', id: message.id, similarity }))
-        .catch((error: unknown) => post({ type: 'error', id: message.id, error: serialize(error) }))
-        .finally(() => controllers.delete(message.id));
-      return;
-    }
   }
 };
