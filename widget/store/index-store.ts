@@ -102,7 +102,10 @@ export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<
   // phone), and used if the manifest names it. If it names another, the guess is abandoned at
   // its next step and its progress never shown.
   const guessing = new AbortController();
-  const guessSignal = signal ? AbortSignal.any([signal, guessing.signal]) : guessing.signal;
+  // Not AbortSignal.any: Safari before 17.4 lacks it, and the widget runs there.
+  if (signal?.aborted) guessing.abort();
+  signal?.addEventListener('abort', () => guessing.abort(), { once: true });
+  const guessSignal = guessing.signal;
   const guess = storage
     .list(indexKey)
     .then((builds) => builds[0])
