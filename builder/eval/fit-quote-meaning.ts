@@ -1,5 +1,5 @@
 /**
- * Quotes by meaning (issue 25, item 4): would E5's similarity between the question and the
+ * Quotes by meaning: would E5's similarity between the question and the
  * candidate sentences pick a better first quote where the extractive answerer's lexical scores
  * (near-)tie? Measured, not shipped: docs/how-it-answers.md ("Quotes by meaning") says why.
  *

@@ -206,7 +206,7 @@ export async function ingest(inputDirs: string[], options: IngestOptions = {}): 
       outcome = { source, parsed: await parseWithin(bytes, source.relative, { parsePdf, signal }, fileTimeoutMs) };
     } catch (error) {
       if (isHarelError(error, 'ABORTED') && signal?.aborted) throw error;
-      // Whatever a parser throws skips the file with a code (issue 27: fuzzed documents); only a stop ends the build.
+      // Whatever a parser throws skips the file with a code (found by fuzzing documents: docs/reliability.md); only a stop ends the build.
       const failure = isHarelError(error) ? error : createError('PARSE_FAILED', source.relative, error instanceof Error ? error.message : String(error));
       outcome = { source, error: { file: source.relative, code: failure.code, reason: failure.message } };
     }

@@ -1,6 +1,6 @@
 /**
  * `npm run soak [-- --questions 2000] [--index test|demo] [--site <dir>] [--json <file>]`: many
- * questions in ONE Chromium page, as a long-lived tab meets them (issue 27, item 5). Figures only,
+ * questions in ONE Chromium page, as a long-lived tab meets them (docs/reliability.md, the soak). Figures only,
  * never asserted in tests; docs/reliability.md holds the full run's.
  *
  * The app (`npm run build`'s: the demo's index and its real E5 where models/ holds it, else the

@@ -1,5 +1,5 @@
 /**
- * Hostile questions in one Chromium page (issue 27): markup and control characters, then a long run
+ * Hostile questions in one Chromium page (docs/reliability.md): markup and control characters, then a long run
  * of one letter after them, then 100 generated ones (tests/fuzz/hostile-questions.ts, seed 27),
  * each after `el.clear()`. Each is answered in bounded time (or refused as an empty question), runs
  * no markup, and leaves the page's main thread free.

@@ -1,5 +1,5 @@
 /**
- * Index mutants published over a stored good build (issue 27, item 1; the short version of
+ * Index mutants published over a stored good build (the short version of
  * `npm run fuzz -- --target index-browser`, tests/fuzz/index-browser.ts). The demo page on the tests'
  * dev server points its `<harel-chat>` at a static server of its own, which publishes the tests'
  * index (stored in IndexedDB on the first load), then 8 mutants of it from the index fuzzer's

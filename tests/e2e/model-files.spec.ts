@@ -1,5 +1,5 @@
 /**
- * Damaged query-model files in Chromium (issue 27, item 4; the model-file fuzzer, tests/fuzz/
+ * Damaged query-model files in Chromium (the model-file fuzzer, tests/fuzz/
  * model-files.ts, runs thousands of them through the same code in Node): a bit-flipped ONNX file
  * and a cut-short or bit-flipped `.q4w` weights file are refused before any question is embedded,
  * the index answers by BM25, and the details say why. The tiny TEST embedder on the tests' server;

@@ -1,5 +1,5 @@
 /**
- * Document fuzzing (issue 27, item 2): mutated copies of the demo corpus's files (its PDF, HTML,
+ * Document fuzzing (docs/reliability.md): mutated copies of the demo corpus's files (its PDF, HTML,
  * Markdown and text pages, and a parsed-page JSON made from one of them) and of 20 real PDFs
  * (`realPdfSeeds`: read from ../shared/data beside the checkout, never copied into the repository;
  * without it the fuzzer says so and mutates the demo's files alone) through the builder's ingest,

@@ -1,5 +1,5 @@
 /**
- * Hostile questions (issue 27), as fast-check arbitraries and as a seeded list: 10 KB texts, emoji
+ * Hostile questions (docs/reliability.md), as fast-check arbitraries and as a seeded list: 10 KB texts, emoji
  * only, bidi controls, markup and script, SQL and prompt injections, zero-width joiners, mixed
  * scripts, lone surrogates, control characters and literal `[n]` markers, alone and mixed.
  */

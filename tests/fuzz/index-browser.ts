@@ -1,5 +1,5 @@
 /**
- * Index mutants published over a stored good build, in Chromium (issue 27, item 1's browser half).
+ * Index mutants published over a stored good build, in Chromium (the browser half of the index-file fuzzer, docs/reliability.md).
  *
  * A static server (tools/static-server.ts, its `root` a function) publishes builds at one index URL,
  * as a site does: first the good build (a real one: the tests' index, the demo corpus embedded with

@@ -1,5 +1,5 @@
 /**
- * Index-file fuzzing (issue 27, item 1): mutations of a real build, read by the widget's reader
+ * Index-file fuzzing (docs/reliability.md): mutations of a real build, read by the widget's reader
  * (readIndex, then searches through the Retriever) and by `harel-builder inspect`. Each mutant is
  * refused with a code of the registry (widget/core/errors.ts) or read correctly; never a hang
  * (over 2 s), never another exception.

@@ -1,5 +1,5 @@
 /**
- * Model-file fuzzing (issue 27, item 4): truncated, bit-flipped and wrong-type files in place of
+ * Model-file fuzzing (docs/reliability.md): truncated, bit-flipped and wrong-type files in place of
  * the query model's (tokenizer JSON, ONNX, the q4f32 pair's `.q4w` weights) and the GGUF engine's
  * model. Each mutant goes through the widget's own code in Node:
  * - query model: `createQueryEmbedder` (widget/embed/query-embedder.ts) with the files handed in

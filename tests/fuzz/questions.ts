@@ -1,5 +1,5 @@
 /**
- * Question fuzzing in Node (issue 27, item 3): hostile questions through the whole answer loop
+ * Question fuzzing in Node (docs/reliability.md): hostile questions through the whole answer loop
  * (runAnswerLoop, the extractive engine, the demo index BM25-only). Each one is answered without
  * an error, in bounded time, and cites only what it shows: every `[n]` in the engine's text names
  * a citation, and every citation is named by a marker there.

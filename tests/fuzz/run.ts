@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz`: the seeded fuzzers of issue 27, full size. Reproducible: the same seed gives the
+ * `npm run fuzz`: the seeded fuzzers (docs/reliability.md), full size. Reproducible: the same seed gives the
  * same cases; a failure prints its seed and the command that replays it.
  *
  *   npm run fuzz                               every target, seed 27

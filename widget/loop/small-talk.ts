@@ -105,7 +105,7 @@ const ASK = "(?:what's|what is|how much is|calculate|compute|solve|כמה זה|�
 // Each operand takes its whole run of digits or letters, and an operator spelt in letters ends
 // where its letters do ("x", "over"): otherwise "xxxx…" or "covercover…" splits into operands and
 // operators in exponentially many ways, and a text that then fails to match at its end ("x" × 40
-// and a soft hyphen) took the regex engine minutes (issue 27: a question froze the page).
+// and a soft hyphen) took the regex engine minutes (found by the question fuzzer: docs/reliability.md).
 const LETTER = '[a-z\\u05d0-\\u05ea]';
 const OPERATOR = `(?:[-+*/×÷^=]|(?:x|plus|minus|times|divided by|multiplied by|over|to the power of|כפול|ועוד|פלוס|פחות|מינוס|חלקי|חלקו|בחזקת)(?!${LETTER}))`;
 const OPERAND = `(?:-?[\\d.,]+(?![\\d.,])|${LETTER}+(?!${LETTER}))`;

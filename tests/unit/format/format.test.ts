@@ -104,7 +104,7 @@ describe('manifest', () => {
     expect(() => parseManifest({ ...base, files: { documents: file('d.gz'), bm25: file('b.gz') } })).toThrowError(/chunks/);
   });
 
-  it('refuses file entries of the wrong type as INDEX_CORRUPT (issue 27: fuzzed manifests)', () => {
+  it('refuses file entries of the wrong type as INDEX_CORRUPT (found by fuzzing manifests)', () => {
     const cases: [string, unknown][] = [
       ['bytes', true],
       ['bytes', 1e300],

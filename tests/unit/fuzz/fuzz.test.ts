@@ -1,5 +1,5 @@
 /**
- * The short run of `npm run fuzz` (issue 27), fixed seeds: index-file mutants through the widget's
+ * The short run of `npm run fuzz` (docs/reliability.md), fixed seeds: index-file mutants through the widget's
  * reader and `inspect`, hostile questions through the answer loop, mutated documents through
  * ingest, mutated model files through the query embedder's load and the GGUF checks. Plus every
  * failing case the full runs found, by its seed. About 30 s on 2 cores.

@@ -52,7 +52,7 @@ describe.skipIf(!present)('small talk on real questions', () => {
   });
 });
 
-describe('small talk on long runs of letters (issue 27: a question froze the page)', () => {
+describe('small talk on long runs of letters (a fuzzed question froze the page)', () => {
   it('answers in linear time where the arithmetic pattern backtracked exponentially', () => {
     // "x" is an operand and an operator; a character neither matches at the end (a soft hyphen
     // survives clean()) made the old pattern try every split: 40 letters took over a minute.

@@ -11,7 +11,7 @@ describe('resolveModelLocation', () => {
 
   it('gives every model-base, same origin or not, as an absolute folder URL', () => {
     // Never a local path: in a worker started from a blob: URL (widget on another origin) a bare
-    // '/models/' resolves against nothing and the embedder silently failed (issue 15, item 4).
+    // '/models/' resolves against nothing and the embedder silently failed (a site hosting its models beside the page).
     expect(resolveModelLocation('/models', PAGE)).toEqual({ kind: 'folder', base: 'https://shop.example/models/' });
     expect(resolveModelLocation('models/', PAGE)).toEqual({ kind: 'folder', base: 'https://shop.example/help/models/' });
     expect(resolveModelLocation('https://cdn.example/m', PAGE)).toEqual({ kind: 'folder', base: 'https://cdn.example/m/' });

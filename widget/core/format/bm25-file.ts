@@ -194,7 +194,7 @@ export class Bm25File {
 
   /**
    * Walks the dictionary and every postings list once, so that a search never meets bytes the
-   * file's structure does not vouch for (issue 27): blocks start where their terms do, terms
+   * file's structure does not vouch for (docs/reliability.md): blocks start where their terms do, terms
    * ascend, each postings list lies whole in its section and holds ascending chunk ids below
    * `chunks` with term frequencies within its bound, and nothing is left over. Linear in the file.
    */

@@ -214,7 +214,7 @@ export function parseManifest(json: unknown, source = 'manifest.json'): IndexMan
   for (const role of ['documents', 'chunks', 'bm25'] as const) {
     if (!Object.hasOwn(m.files, role) || !m.files[role]) throw createError('INDEX_CORRUPT', source, `the ${role} file is not listed`);
   }
-  // Every field a reader uses, by type (issue 27): a boolean for a byte count or a folder for a
+  // Every field a reader uses, by type (the index fuzzer's finds): a boolean for a byte count or a folder for a
   // file name is refused here, not met as a TypeError while the files are read.
   checkManifestFields(m as Record<string, unknown>, source);
   // Only the roles this reader knows: an unknown one is neither downloaded nor stored.

@@ -1,8 +1,8 @@
 /**
  * Shape checks for what an index build's JSON holds (the manifest, documents.json, router.json)
  * and for how its decoded files fit together: a file of the wrong shape is refused as
- * INDEX_CORRUPT when it is read, not met later as a TypeError inside a search (issue 27: fuzzed
- * index files). The bytes have passed their sha256 by then, so these catch a publisher's (or a
+ * INDEX_CORRUPT when it is read, not met later as a TypeError inside a search (found by fuzzing
+ * index files: docs/reliability.md). The bytes have passed their sha256 by then, so these catch a publisher's (or a
  * tool's) mistake or a hostile build, never a download error.
  */
 import { createError, type HarelError } from '../errors.ts';
