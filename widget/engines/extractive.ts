@@ -144,7 +144,7 @@ export function scoreSentences(question: string, passages: readonly GradedPassag
 }
 
 /** The quotes, by maximal marginal relevance over `candidates` (scoreSentences). */
-export function pickSentences(candidates: readonly ScoredSentence[], options: ExtractiveOptions = {}): SelectedSentence[] {
+function pickSentences(candidates: readonly ScoredSentence[], options: ExtractiveOptions = {}): SelectedSentence[] {
   const { maxSentences, lambda, minCoverage, samePage } = { ...EXTRACTIVE_DEFAULTS, ...options };
   const chosen: ScoredSentence[] = [];
   while (chosen.length < maxSentences) {

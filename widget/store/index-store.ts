@@ -77,8 +77,9 @@ export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<
   fetchingManifest.catch(() => undefined);
   const { storage, warning } = await opened;
   let storageWarning: string | null = warning;
-  // A failing read of storage must not stop loading: it only loses the offline fallback.
-  const storedBuilds = () => storage.list(indexKey).catch((): StoredBuild[] => []);
+  // Read once, newest first: the guess below takes the first, a fallback walks them all. A failing
+  // read of storage must not stop loading: it only loses the offline fallback.
+  const storedBuilds = storage.list(indexKey).catch((): StoredBuild[] => []);
 
   /** Checks and decodes a stored build (its vectors left for later); `work` may be a speculation's. */
   const decodeStored = async (build: StoredBuild, work: WorkOptions): Promise<Omit<StoredIndexResult, 'indexError'>> => {
@@ -105,17 +106,12 @@ export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<
   // Not AbortSignal.any: Safari before 17.4 lacks it, and the widget runs there.
   if (signal?.aborted) guessing.abort();
   signal?.addEventListener('abort', () => guessing.abort(), { once: true });
-  const guessSignal = guessing.signal;
-  const guess = storage
-    .list(indexKey)
-    .then((builds) => builds[0])
-    .catch(() => undefined)
-    .then((build) => {
-      if (!build) return null;
-      const decoded = decodeStored(build, { signal: guessSignal, onProgress: (p) => guessSignal.aborted || onProgress?.(p) });
-      decoded.catch(() => undefined);
-      return { build, decoded };
-    });
+  const guess = storedBuilds.then(([build]) => {
+    if (!build) return null;
+    const decoded = decodeStored(build, { signal: guessing.signal, onProgress: (p) => guessing.signal.aborted || onProgress?.(p) });
+    decoded.catch(() => undefined);
+    return { build, decoded };
+  });
 
   const fromStored = async (build: StoredBuild, indexError: IndexProblem | null): Promise<StoredIndexResult> => {
     const guessed = await guess;
@@ -128,7 +124,7 @@ export async function loadStoredIndex(options: LoadStoredIndexOptions): Promise<
   const fallBack = async (error: unknown, except?: string): Promise<StoredIndexResult> => {
     if (signal?.aborted || isHarelError(error, 'ABORTED')) throw createError('ABORTED');
     const why = problem(error);
-    for (const stored of (await storedBuilds()).filter((b) => b.buildId !== except)) {
+    for (const stored of (await storedBuilds).filter((b) => b.buildId !== except)) {
       try {
         return await fromStored(stored, { ...why, message: `${why.message} The index stored earlier (build ${stored.buildId}) stays in use.` });
       } catch (unusable) {
