@@ -4,7 +4,7 @@
  *
  *   npx tsx builder/eval/fit-fusion.ts [--harel .tmp/harel-e5] [--heq .tmp/heq-e5] [--model-dir models]
  *       [--folds 5] [--seed 7] [--write builder/eval/fit/fusion-result.json]
- *       [--query-text as-asked|without-function-words]
+ *       [--query-text as-asked|without-function-words] [--center none|passages|both]
  *
  * Data (read from ../shared/data, never copied): dev-v2 and dev-v3 over the Harel index (routed,
  * as the widget searches), HeQ validation over its own index (not routed, as `eval --no-route`).
@@ -28,6 +28,7 @@ import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
 import type { FusionMethod } from '../../widget/core/retrieval/fuse.ts';
+import { corpusCentroid } from '../../widget/core/retrieval/corpus-centroid.ts';
 import { FITTED_FUSION, type FusionDefaults } from '../../widget/core/retrieval/fusion-defaults.ts';
 import { groupBySection } from '../../widget/core/retrieval/page-groups.ts';
 import { rankedPages, Retriever, type FirstStageCandidates, type SearchMode, type SearchOptions } from '../../widget/core/retrieval/retriever.ts';
@@ -241,6 +242,54 @@ function line(name: string, f: Figures): string {
 }
 const HEADER = `${''.padEnd(52)}    n | strict: hit@1  hit@5  hit@10  rec@30   MRR | twins count: hit@1 hit@5 hit@10 rec@30 MRR`;
 
+/**
+ * `--center`: E5's vectors crowd one direction (the Harel chunks' mean cosine to their mean is
+ * 0.92), so a chunk near that mean is near every question. `passages` ranks by the cosine to each
+ * chunk's vector less the index's mean vector; `both` takes the mean from the question too.
+ */
+const CENTERINGS = ['none', 'passages', 'both'] as const;
+type Centering = (typeof CENTERINGS)[number];
+const centerings = new WeakMap<LoadedIndex, { mean: Float32Array; both: boolean }>();
+
+function centered(index: LoadedIndex, how: Centering): LoadedIndex {
+  const table = index.vectors;
+  if (how === 'none' || !table) return index;
+  const centroid = corpusCentroid(table)!;
+  const mean = Float32Array.from(centroid.direction, (v) => v * centroid.coherence);
+  const { count, dim, data } = table;
+  const out = new Int8Array(data.length);
+  const outScales = new Float32Array(count);
+  const row = new Float32Array(dim);
+  for (let i = 0; i < count; i++) {
+    let norm = 0;
+    for (let d = 0; d < dim; d++) norm += data[i * dim + d] ** 2;
+    const inv = 1 / Math.sqrt(norm || 1);
+    let length = 0;
+    for (let d = 0; d < dim; d++) {
+      row[d] = data[i * dim + d] * inv - mean[d];
+      length += row[d] ** 2;
+    }
+    length = Math.sqrt(length) || 1;
+    let max = 0;
+    for (let d = 0; d < dim; d++) max = Math.max(max, Math.abs(row[d] / length));
+    const scale = max / 127 || 1;
+    for (let d = 0; d < dim; d++) out[i * dim + d] = Math.round(row[d] / length / scale);
+    outScales[i] = scale;
+  }
+  const result = { ...index, vectors: { count, dim, data: out, scales: outScales } };
+  centerings.set(result, { mean, both: how === 'both' });
+  return result;
+}
+
+/** The question's vector as the centred index compares it (unchanged unless `--center both`). */
+function centeredQuery(index: LoadedIndex, vector: Float32Array): Float32Array {
+  const c = centerings.get(index);
+  if (!c?.both) return vector;
+  const out = Float32Array.from(vector, (v, d) => v - c.mean[d]);
+  const length = Math.hypot(...out) || 1;
+  return out.map((v) => v / length);
+}
+
 async function collect(set: SetName, index: LoadedIndex, file: string, route: boolean, modelDir: string, cacheFile: string, embedded: (question: string) => string): Promise<Pool[]> {
   const retriever = new Retriever(index);
   const aliases = aliasMap(index.documents);
@@ -253,7 +302,7 @@ async function collect(set: SetName, index: LoadedIndex, file: string, route: bo
     cacheFile,
   );
   return questions.map((q) => {
-    const queryVector = vectors.get(embedded(q.question))!;
+    const queryVector = centeredQuery(index, vectors.get(embedded(q.question))!);
     const base = { route, queryVector };
     const byPool = new Map(POOLS.map((n) => [n, retriever.candidates(q.question, { ...base, mode: 'hybrid', bm25Pool: n, vectorPool: n })]));
     const one = (mode: SearchMode) => retriever.candidates(q.question, { ...base, mode });
@@ -273,8 +322,11 @@ async function main(): Promise<void> {
       'query-cache': { type: 'string', default: '.tmp/fit-fusion-queries.json' },
       write: { type: 'string' },
       'query-text': { type: 'string', default: 'as-asked' },
+      center: { type: 'string', default: 'none' },
     },
   });
+  const center = values.center as Centering;
+  if (!CENTERINGS.includes(center)) throw new Error(`--center is one of ${CENTERINGS.join(', ')}`);
   const kind = values['query-text'] as QueryText;
   if (!QUERY_TEXTS.includes(kind)) throw new Error(`--query-text is one of ${QUERY_TEXTS.join(', ')}`);
   const embedded = queryText(kind);
@@ -286,8 +338,8 @@ async function main(): Promise<void> {
   const seed = Number(values.seed);
   const modelDir = values['model-dir']!;
   const cache = values['query-cache']!;
-  const harel = await readIndexFolder(values.harel!);
-  const heq = await readIndexFolder(values.heq!);
+  const harel = centered(await readIndexFolder(values.harel!), center);
+  const heq = centered(await readIndexFolder(values.heq!), center);
   const pools = [
     ...(await collect('dev-v2', harel, join(DATA, 'harel/questions/dev-v2.json'), true, modelDir, cache, embedded)),
     ...(await collect('dev-v3', harel, join(DATA, 'harel/questions/dev-v3.json'), true, modelDir, cache, embedded)),
