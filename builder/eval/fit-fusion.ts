@@ -4,7 +4,7 @@
  *
  *   npx tsx builder/eval/fit-fusion.ts [--harel .tmp/harel-e5] [--heq .tmp/heq-e5] [--model-dir models]
  *       [--folds 5] [--seed 7] [--write builder/eval/fit/fusion-result.json]
- *       [--query-text as-asked|without-function-words] [--center none|passages|both]
+ *       [--query-text as-asked|without-function-words] [--center none|passages|both] [--prf k,beta]
  *
  * Data (read from ../shared/data, never copied): dev-v2 and dev-v3 over the Harel index (routed,
  * as the widget searches), HeQ validation over its own index (not routed, as `eval --no-route`).
@@ -249,6 +249,18 @@ const HEADER = `${''.padEnd(52)}    n | strict: hit@1  hit@5  hit@10  rec@30   M
  */
 const CENTERINGS = ['none', 'passages', 'both'] as const;
 type Centering = (typeof CENTERINGS)[number];
+/** `--prf k,beta`: the question's vector moved towards the mean of BM25's first k chunks' vectors, at weight beta. */
+type Feedback = readonly [k: number, beta: number] | null;
+
+function withFeedback(retriever: Retriever, question: string, route: boolean, vector: Float32Array, prf: Feedback): Float32Array {
+  const table = retriever.index.vectors;
+  if (!prf || !table) return vector;
+  const top = retriever.candidates(question, { route, mode: 'bm25' }).bm25.slice(0, prf[0]);
+  const moved = Float32Array.from(vector);
+  for (const h of top) for (let d = 0; d < table.dim; d++) moved[d] += (prf[1] / top.length) * table.data[h.chunk * table.dim + d] * table.scales[h.chunk];
+  const length = Math.hypot(...moved) || 1;
+  return moved.map((v) => v / length);
+}
 const centerings = new WeakMap<LoadedIndex, { mean: Float32Array; both: boolean }>();
 
 function centered(index: LoadedIndex, how: Centering): LoadedIndex {
@@ -290,7 +302,7 @@ function centeredQuery(index: LoadedIndex, vector: Float32Array): Float32Array {
   return out.map((v) => v / length);
 }
 
-async function collect(set: SetName, index: LoadedIndex, file: string, route: boolean, modelDir: string, cacheFile: string, embedded: (question: string) => string): Promise<Pool[]> {
+async function collect(set: SetName, index: LoadedIndex, file: string, route: boolean, modelDir: string, cacheFile: string, embedded: (question: string) => string, prf: Feedback): Promise<Pool[]> {
   const retriever = new Retriever(index);
   const aliases = aliasMap(index.documents);
   const twins = twinLookup(index.documents, index.chunks);
@@ -302,7 +314,7 @@ async function collect(set: SetName, index: LoadedIndex, file: string, route: bo
     cacheFile,
   );
   return questions.map((q) => {
-    const queryVector = centeredQuery(index, vectors.get(embedded(q.question))!);
+    const queryVector = withFeedback(retriever, q.question, route, centeredQuery(index, vectors.get(embedded(q.question))!), prf);
     const base = { route, queryVector };
     const byPool = new Map(POOLS.map((n) => [n, retriever.candidates(q.question, { ...base, mode: 'hybrid', bm25Pool: n, vectorPool: n })]));
     const one = (mode: SearchMode) => retriever.candidates(q.question, { ...base, mode });
@@ -323,8 +335,11 @@ async function main(): Promise<void> {
       write: { type: 'string' },
       'query-text': { type: 'string', default: 'as-asked' },
       center: { type: 'string', default: 'none' },
+      prf: { type: 'string' },
     },
   });
+  const prf: Feedback = values.prf ? (values.prf.split(',').map(Number) as [number, number]) : null;
+  if (prf && (prf.length !== 2 || prf.some((v) => !Number.isFinite(v)))) throw new Error('--prf is k,beta, e.g. 3,0.5');
   const center = values.center as Centering;
   if (!CENTERINGS.includes(center)) throw new Error(`--center is one of ${CENTERINGS.join(', ')}`);
   const kind = values['query-text'] as QueryText;
@@ -341,9 +356,9 @@ async function main(): Promise<void> {
   const harel = centered(await readIndexFolder(values.harel!), center);
   const heq = centered(await readIndexFolder(values.heq!), center);
   const pools = [
-    ...(await collect('dev-v2', harel, join(DATA, 'harel/questions/dev-v2.json'), true, modelDir, cache, embedded)),
-    ...(await collect('dev-v3', harel, join(DATA, 'harel/questions/dev-v3.json'), true, modelDir, cache, embedded)),
-    ...(await collect('heq', heq, join(DATA, 'heq/heq_v1.1_val.json'), false, modelDir, cache, embedded)),
+    ...(await collect('dev-v2', harel, join(DATA, 'harel/questions/dev-v2.json'), true, modelDir, cache, embedded, prf)),
+    ...(await collect('dev-v3', harel, join(DATA, 'harel/questions/dev-v3.json'), true, modelDir, cache, embedded, prf)),
+    ...(await collect('heq', heq, join(DATA, 'heq/heq_v1.1_val.json'), false, modelDir, cache, embedded, prf)),
   ];
   const folds = stratifiedFolds(pools, k, seed);
   const counts = SETS.map((s) => `${s} ${pools.filter((p) => p.set === s).length}`).join(', ');
