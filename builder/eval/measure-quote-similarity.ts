@@ -75,10 +75,8 @@ try {
     const measured: Measured[] = [];
     for (const q of await loadQuestions(set.file)) {
       const answer = await runAnswerLoop({ question: q.question, history: [] }, { search, engine }, { tuning: { answerability: COLLECTING_MODEL } });
-      const quote = answer.text
-        .split('\n')
-        .map((line) => line.replace(/\[\d+\]/g, '').trim())
-        .find((line) => line.length > 0);
+      // The sentence behind the answer's first marker, verbatim (widget/loop/citations.ts).
+      const quote = answer.citations[0]?.quote;
       const question = await embedder.embedQuery(queryPrefix + q.question);
       const features = answer.evidence?.features;
       measured.push({

@@ -106,22 +106,15 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
 
   // A stored build's vectors are checked and decoded now, beside the model's load: a bad file
   // costs hybrid search, never the answers BM25 gives meanwhile.
-  const vectorsRead = (
-    stored.readVectors
-      ? stored.readVectors().then(
-          (table): string | null => {
-            stored.index.vectors = table;
-            return null;
-          },
-          (error: unknown) => serialize(error).message,
-        )
-      : Promise.resolve(null)
-  ).then((error) => {
-    // The corpus's mean direction (30 ms at 15k chunks), computed while the model loads rather
-    // than on the first hybrid question, whose off-topic evidence reads it.
-    if (!error && stored.index.vectors) corpusCentroid(stored.index.vectors);
-    return error;
-  });
+  const vectorsRead = stored.readVectors
+    ? stored.readVectors().then(
+        (table): string | null => {
+          stored.index.vectors = table;
+          return null;
+        },
+        (error: unknown) => serialize(error).message,
+      )
+    : Promise.resolve(null);
   let lastPost = 0;
   const cached = early;
   early = undefined;
@@ -147,6 +140,10 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
   // Without its vectors the model has nothing to search: search stays BM25, and says why.
   if (vectorsError) await next.embedder?.dispose().catch(() => undefined);
   const loaded = vectorsError ? null : next.embedder;
+  // The corpus's mean direction (30 ms at 15k chunks), which a hybrid question's off-topic evidence
+  // reads: computed as search turns hybrid, not on the first hybrid question, and never in the
+  // way of the BM25 answers given meanwhile.
+  if (loaded && stored.index.vectors) corpusCentroid(stored.index.vectors);
   const embedText = loaded ? loaded.embedText : null;
   // A failed embedding costs that one query its vectors, not the customer their answer.
   fresh.setQueryEmbedder(embedText ? (text) => embedText(text).catch(() => null) : null, vectorsError ?? next.embedderError);
