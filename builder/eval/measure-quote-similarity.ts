@@ -1,8 +1,8 @@
 /**
  * Whether the sentence an answer quotes first lies near the question, as evidence that the
- * documents answer it (the answerability model's candidate feature "the quoted sentence itself is
- * close to the question"). Measured before building it, because it would cost every answer one
- * more embedding (50–190 ms in the browser here):
+ * documents answer it, on its own (AUC). Measured before building it, because it costs every
+ * answer one more embedding; the loop now measures it as semQuote (evidence.ts) and the hybrid
+ * correctness model reads it (fit-answerability.ts, quote-correct):
  *
  *   npx tsx builder/eval/measure-quote-similarity.ts [--harel .tmp/harel-e5-q4f32] [--heq .tmp/heq-e5-q4f32]
  *       [--demo demo/.generated/demo-index] [--model-dir models] [--vectors-cache .tmp/fit-fusion-queries.json]

@@ -92,6 +92,7 @@ const ask = (page: Page, question = QUESTION.question) =>
       refusal: a.refusal,
       files: a.citations.map((c) => c.file),
       semCorpus: a.evidence?.features.semCorpus ?? null,
+      semQuote: a.evidence?.features.semQuote ?? null,
     };
   }, question);
 
@@ -125,6 +126,10 @@ test('a demo question is answered through hybrid search with the real E5, embedd
   expect(answer.embed, 'the question was embedded').toBeGreaterThan(0);
   expect(answer.refused).toBe(false);
   expect(answer.files).toContain(ANSWER_FILE);
+  // The quoted sentence's similarity to the question, embedded in the search worker as a passage
+  // (the hybrid correctness model reads it): a real E5 cosine, not the 0 of a search without it.
+  expect(answer.semQuote!).toBeGreaterThan(0.7);
+  expect(answer.semQuote!).toBeLessThanOrEqual(1);
 
   // Off-topic by meaning: the question lies far from the corpus as a whole, measured here on the
   // device with the real model, and the hybrid models say so.
@@ -176,6 +181,10 @@ test('installed, the app reloads offline and gets hybrid search again, the model
   const answer = await ask(page);
   expect(answer.searchMode).toBe('hybrid');
   expect(answer.files).toContain(ANSWER_FILE);
+  // The quoted sentence's similarity to the question, embedded in the search worker as a passage
+  // (the hybrid correctness model reads it): a real E5 cosine, not the 0 of a search without it.
+  expect(answer.semQuote!).toBeGreaterThan(0.7);
+  expect(answer.semQuote!).toBeLessThanOrEqual(1);
   expect(total(), 'nothing was fetched for the model offline').toBe(served);
   await context.setOffline(false);
   expect(outside).toEqual([]);

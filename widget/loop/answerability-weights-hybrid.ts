@@ -2,7 +2,7 @@
  * Written by builder/eval/fit-answerability.ts --hybrid — do not edit by hand; refit instead.
  * Features: widget/loop/evidence.ts (LEXICAL_FEATURES, in that order, then the semantic features named).
  * Fitted 2026-11-26 on 1979 rows (dev-v2 121, dev-v3 17, off-topic@harel 152, demo 36, off-topic@demo 152, heq 1501).
- * Held-out (5 folds): dev-v2: false refusals 1.8 %, unanswerable refused 2/12, high right 9/13; off-topic@harel: flagged off-topic 98.7 %; off-topic@demo: flagged off-topic 97.4 %; heq: false refusals 9.3 %, unanswerable refused 108/443, high right 626/787.
+ * Held-out (5 folds): dev-v2: false refusals 1.8 %, unanswerable refused 2/12, high right 10/13; off-topic@harel: flagged off-topic 98.7 %; off-topic@demo: flagged off-topic 97.4 %; heq: false refusals 9.3 %, unanswerable refused 108/443, high right 629/769.
  * Rows searched hybrid (.tmp/harel-e5-q4f32, .tmp/heq-e5-q4f32, demo/.generated/demo-index).
  */
 import type { AnswerabilityModel } from './answerability-model.ts';
@@ -29,11 +29,11 @@ export const HYBRID_ANSWERABILITY_WEIGHTS: AnswerabilityModel = {
     "threshold": 0.433559
   },
   "correct": {
-    "features": ["sentenceCoverage","topRelevance","topVsMean","margin","routeConfidence"],
-    "mean": [0.261251, 0.466994, 1.29286, 0.114081, 0.38968],
-    "scale": [0.121411, 0.091872, 0.20276, 0.1531, 0.37879],
-    "weights": [-0.103224, 0.622427, 0.421512, -0.135732, 0.9384],
-    "bias": -1.791059,
-    "high": 0.5848
+    "features": ["sentenceCoverage","topRelevance","topVsMean","margin","routeConfidence","semQuote"],
+    "mean": [0.261251, 0.466994, 1.29286, 0.114081, 0.38968, 0.837082],
+    "scale": [0.121411, 0.091872, 0.20276, 0.1531, 0.37879, 0.052893],
+    "weights": [0.08573, 0.442562, 0.415657, -0.062282, 0.341741, 1.479737],
+    "bias": -2.23623,
+    "high": 0.622703
   }
 };

@@ -42,6 +42,20 @@ export function modelFor(
   return result.mode === 'hybrid' && result.semantic != null && hybrid.embedder !== undefined && result.semantic.embedder === hybrid.embedder ? hybrid : lexical;
 }
 
+/**
+ * Whether a model weighs the similarity of the answer's quote to the question (semQuote): the loop
+ * then measures it once the answer has its quote, and decides the tier (and the refusal, where the
+ * answerable model reads it: refusalReadsQuote) with it.
+ */
+export function readsQuote(model: AnswerabilityModel): boolean {
+  return refusalReadsQuote(model) || model.correct.features.includes('semQuote');
+}
+
+/** Whether the refusal itself waits for the quote (the answerable model reads semQuote). */
+export function refusalReadsQuote(model: AnswerabilityModel): boolean {
+  return model.answerable.features.includes('semQuote');
+}
+
 export interface Assessment {
   /** Probability that the question is about something the index does not cover at all. */
   offTopic: number;
@@ -50,6 +64,13 @@ export interface Assessment {
   /** Probability that the answer cites a page that answers it. */
   correct: number;
   isOffTopic: boolean;
+  /**
+   * Off-topic by the question and its search alone (small talk, or the off-topic model): what the
+   * route step may decide before the answer's quote is known. `isOffTopic` adds the refused
+   * question the off-topic model leans towards, which waits for the quote's similarity where the
+   * answerable model reads it (refusalReadsQuote).
+   */
+  offTopicAlone: boolean;
   /** Refuse with the closest clauses: the evidence says the documents do not answer. */
   refuse: boolean;
   /** The evidence is strong enough for "high". */
@@ -61,6 +82,8 @@ export function assess(evidence: Pick<Evidence, 'features'>, model: Answerabilit
   const offTopic = probability(model.offTopic, f);
   const answerable = probability(model.answerable, f);
   const correct = probability(model.correct, f);
+  const guarded = f.insuranceWords !== 0;
+  const offTopicAlone = !guarded && (f.smallTalk === 1 || offTopic >= model.offTopic.threshold);
   return {
     offTopic,
     answerable,
@@ -68,7 +91,8 @@ export function assess(evidence: Pick<Evidence, 'features'>, model: Answerabilit
     // A question that names insurance is never "off-topic": it deserves "not in the documents".
     // Small talk is off-topic by its form (small-talk.ts); otherwise the model decides, with a
     // lower bar for a question the evidence already refuses: the only change is the reply's words.
-    isOffTopic: f.insuranceWords === 0 && (f.smallTalk === 1 || offTopic >= model.offTopic.threshold || (answerable < model.answerable.threshold && offTopic >= model.offTopic.refusedThreshold)),
+    isOffTopic: offTopicAlone || (!guarded && answerable < model.answerable.threshold && offTopic >= model.offTopic.refusedThreshold),
+    offTopicAlone,
     refuse: answerable < model.answerable.threshold,
     high: correct >= model.correct.high,
   };

@@ -52,10 +52,26 @@ export const LEXICAL_FEATURES = [
  * E5's evidence, measured only when the search ran hybrid (0 otherwise): how near the question
  * lies to the nearest chunk of the index (its distance to the corpus), how far that chunk stands
  * out from the nearest other page, whether BM25's best chunk lies on the vectors' best page, the
- * best cosine among the passages the answer quotes from, and how near the question lies to the
- * index as a whole, relative to how tightly the index gathers (widget/core/retrieval/corpus-centroid.ts).
+ * best cosine among the passages the answer quotes from, how near the question lies to the
+ * index as a whole, relative to how tightly the index gathers (widget/core/retrieval/corpus-centroid.ts),
+ * and how near the sentence the answer quotes first lies to the question: semQuote, known only once
+ * the answer has its quote, so the loop's ground step measures it (machine.ts, measureQuote) and the
+ * off-topic model, which decides before that, never reads it.
  */
-export const SEMANTIC_FEATURES = ['semTop', 'semMargin', 'semAgree', 'semPassage', 'semCorpus'] as const;
+export const SEMANTIC_FEATURES = ['semTop', 'semMargin', 'semAgree', 'semPassage', 'semCorpus', 'semQuote'] as const;
+
+/**
+ * The words of a quote that semQuote embeds: its first QUOTE_WORDS. A whole quoted sentence is 71
+ * tokens at the median on dev-v2 (132 at p90), three times a question, and its embedding doubled
+ * the time to an answer (demo, Chromium: p50 97 → 195 ms); its first twenty words cost about a
+ * question's, and held out they separated right answers from wrong ones as well or better (dev-v2
+ * "high" right 78.4 % over six fold shuffles, against 73.6 % for the whole sentence; 12 words
+ * 77.8 %: docs/how-it-answers.md).
+ */
+export const QUOTE_WORDS = 20;
+export function quoteHead(quote: string): string {
+  return quote.trim().split(/\s+/).slice(0, QUOTE_WORDS).join(' ');
+}
 
 /**
  * Every feature, in the order rows are stored. A model names the features it reads
@@ -140,7 +156,7 @@ export function missingKey(words: readonly Word[], weights: readonly number[], p
 
 /** The semantic features (SEMANTIC_FEATURES): all 0 unless the search ran hybrid. */
 export function semanticFeatures(semantic: SemanticEvidence | null, passages: readonly Pick<ContextPassage, 'vector'>[]): Record<(typeof SEMANTIC_FEATURES)[number], number> {
-  if (!semantic) return { semTop: 0, semMargin: 0, semAgree: 0, semPassage: 0, semCorpus: 0 };
+  if (!semantic) return { semTop: 0, semMargin: 0, semAgree: 0, semPassage: 0, semCorpus: 0, semQuote: 0 };
   return {
     semTop: semantic.top,
     semMargin: Math.max(0, semantic.top - semantic.second),
@@ -148,6 +164,8 @@ export function semanticFeatures(semantic: SemanticEvidence | null, passages: re
     // A passage found by BM25 alone has no cosine: it counts as 0.
     semPassage: passages.reduce((m, p) => Math.max(m, p.vector ?? 0), 0),
     semCorpus: semantic.corpus,
+    // Known only once the answer has picked its quote: the ground step measures it (quoteSimilarity).
+    semQuote: 0,
   };
 }
 

@@ -29,8 +29,8 @@ import { gradeFeatures, gradePassages, type GradedCandidate, type GradeResult } 
 import { groundAnswer, type GroundResult } from './ground.ts';
 import { rankedPassages, retrieve, type Retrieved } from './retrieve.ts';
 import { offTopicText, routedDomain } from './route.ts';
-import { assess, modelFor, type AnswerabilityModel, type Assessment } from './answerability.ts';
-import { computeEvidence, type Evidence } from './evidence.ts';
+import { assess, modelFor, readsQuote, refusalReadsQuote, type AnswerabilityModel, type Assessment } from './answerability.ts';
+import { computeEvidence, quoteHead, type Evidence } from './evidence.ts';
 import { smallTalkKind } from './small-talk.ts';
 import { strings, type ContactChannels } from './strings.ts';
 import { routerTopicFit } from './topic-fit.ts';
@@ -116,6 +116,8 @@ interface Context {
   features?: ReturnType<typeof gradeFeatures>;
   /** The latest search's evidence and what the fitted models make of it. */
   evidence?: Evidence;
+  /** The models that decide this question (the tuning's, else the ones its search's evidence calls for). */
+  model?: AnswerabilityModel;
   assessment?: Assessment;
   domain: string | null;
   grade?: GradeResult;
@@ -158,8 +160,10 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
       if (!ctx.facts.retried) ctx.domain = routedDomain(response, ctx.input.domain);
       ctx.features = gradeFeatures(ctx.analyzed!.searchQuery, passages);
       ctx.evidence = computeEvidence({ query: ctx.analyzed!.searchQuery, response, passages, graded: ctx.features, fixedDomain: ctx.input.domain });
-      ctx.assessment = assess(ctx.evidence, ctx.options.tuning?.answerability ?? modelFor(response.result));
-      ctx.facts.offTopic = !ctx.facts.retried && ctx.assessment.isOffTopic;
+      ctx.model = ctx.options.tuning?.answerability ?? modelFor(response.result);
+      ctx.assessment = assess(ctx.evidence, ctx.model);
+      // Where the quote's similarity weighs, a refused question's off-topic reply waits for it (fallback).
+      ctx.facts.offTopic = !ctx.facts.retried && (refusalReadsQuote(ctx.model) ? ctx.assessment.offTopicAlone : ctx.assessment.isOffTopic);
     }),
   grade: (ctx) =>
     timed(ctx, 'grade', async () => {
@@ -190,6 +194,8 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
       const ground = await groundAnswer(parsed.text, parsed.sources, ctx.deps.engine, { signal: ctx.options.signal });
       ctx.parsed = parsed;
       ctx.ground = ground;
+      const citations = buildCitations(parsed, { quotes: ctx.generated!.quotes, reference: `${ctx.analyzed!.searchQuery}\n${parsed.text}` });
+      await measureQuote(ctx, citations[0]?.quote);
       const tier = confidenceTier({
         kept: ctx.grade!.kept.length,
         cited: parsed.grounded,
@@ -205,7 +211,7 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
       const lang = ctx.analyzed!.lang;
       ctx.result = {
         text: ctx.confidence === 'medium' ? withCaveat(parsed.text, lang) : parsed.text,
-        citations: buildCitations(parsed, { quotes: ctx.generated!.quotes, reference: `${ctx.analyzed!.searchQuery}\n${parsed.text}` }),
+        citations,
         refusal: null,
       };
     }),
@@ -216,6 +222,9 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
   fallback(ctx) {
     const lang = ctx.analyzed!.lang;
     ctx.confidence = 'low';
+    // The refused question the off-topic model leans towards, decided once its quote was weighed
+    // (the route step decided it already where the refusal does not read the quote).
+    if (!ctx.facts.retried && ctx.assessment?.isOffTopic) ctx.facts.offTopic = true;
     if (ctx.facts.offTopic) {
       const talk = smallTalkKind(ctx.input.question);
       const text = talk === 'greeting' ? strings(lang).greeting : talk === 'thanks' ? strings(lang).welcome : offTopicText(lang, ctx.deps.contacts ?? {});
@@ -226,6 +235,21 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
     ctx.result = { ...closest, refusal: ctx.facts.notAnswerable ? 'not-answerable' : ctx.parsed ? 'not-grounded' : 'no-passages' };
   },
 };
+
+/**
+ * The similarity of the answer's first quoted sentence to the question (evidence.ts, semQuote), and
+ * the assessment again with it: only where the models read it and the search ran hybrid (one more
+ * embedding, in the search worker), else the evidence keeps 0, as the models were fitted.
+ */
+async function measureQuote(ctx: Context, quote: string | undefined): Promise<void> {
+  const similarity = ctx.deps.search.similarity;
+  if (!quote || !ctx.model || !readsQuote(ctx.model) || ctx.retrieved!.response.result.mode !== 'hybrid' || !similarity) return;
+  // Timed with the ground step it belongs to: timings.embed stays the question's embedding.
+  const value = await similarity.call(ctx.deps.search, ctx.request!.query, quoteHead(quote), ctx.options.signal);
+  if (value === null) return;
+  ctx.evidence!.features.semQuote = value;
+  ctx.assessment = assess(ctx.evidence!, ctx.model);
+}
 
 /** Runs the loop for one question; resolves to the complete Answer, throws ABORTED when stopped. */
 export async function runAnswerLoop(input: LoopInput, deps: LoopDeps, options: LoopOptions = {}): Promise<Answer> {

@@ -49,6 +49,8 @@ export class LocalSearchService implements SearchService {
   private embedderError: string | null;
   private embedderLoading: boolean;
   private embedderDownload: { loaded: number; total: number } | null = null;
+  /** The latest search's question vector: the quote's similarity to it follows that search at once. */
+  private lastQuery: { text: string; vector: Float32Array } | null = null;
 
   constructor(options: LocalSearchOptions = {}) {
     this.options = options;
@@ -128,6 +130,7 @@ export class LocalSearchService implements SearchService {
       const t0 = performance.now();
       // A failed embedding costs this one question its vectors, not the customer the answer: BM25 ranks it.
       queryVector = await embedQuery(index.manifest.embedder.queryPrefix + request.query, signal).catch(() => null);
+      if (queryVector) this.lastQuery = { text: request.query, vector: queryVector };
       embed = performance.now() - t0;
       throwIfAborted(signal);
     }
@@ -141,6 +144,22 @@ export class LocalSearchService implements SearchService {
     });
     const passages = hits.map((hit) => this.withContext(hit));
     return { result, passages, timings: { embed, search: performance.now() - t1 } };
+  }
+
+  async similarity(query: string, text: string, signal?: AbortSignal): Promise<number | null> {
+    throwIfAborted(signal);
+    const index = this.requireIndex();
+    const embedQuery = this.embedQuery;
+    const embedder = index.manifest.embedder;
+    if (!embedQuery || !index.vectors || !embedder) return null;
+    const question = this.lastQuery?.text === query ? this.lastQuery.vector : await embedQuery(embedder.queryPrefix + query, signal).catch(() => null);
+    const passage = question && (await embedQuery(embedder.passagePrefix + text, signal).catch(() => null));
+    throwIfAborted(signal);
+    if (!question || !passage) return null;
+    // Both vectors are unit length (E5's pooling normalises): the dot product is the cosine.
+    let dot = 0;
+    for (let i = 0; i < question.length; i++) dot += question[i] * passage[i];
+    return dot;
   }
 
   async route(query: string): Promise<RouteResult | null> {
@@ -178,5 +197,6 @@ export class LocalSearchService implements SearchService {
   dispose(): void {
     this.index = null;
     this.retriever = null;
+    this.lastQuery = null;
   }
 }

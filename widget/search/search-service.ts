@@ -98,5 +98,12 @@ export interface SearchService {
   search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse>;
   /** The router's best domain for `query` and its posterior (no threshold applied); null when the index has no router. */
   route(query: string): Promise<RouteResult | null>;
+  /**
+   * The cosine between `query`, embedded as a search embeds a question, and `text`, embedded as the
+   * builder embeds a passage: how near the sentence an answer quotes lies to the question
+   * (evidence.ts, semQuote). null while search is not hybrid, or when an embedding fails. Optional:
+   * a service without it (the tests' doubles) leaves that evidence at 0.
+   */
+  similarity?(query: string, text: string, signal?: AbortSignal): Promise<number | null>;
   dispose(): void;
 }

@@ -67,6 +67,10 @@ export class WorkerSearchService implements SearchService {
     return this.call<RouteResult | null>({ type: 'route', query });
   }
 
+  similarity(query: string, text: string, signal?: AbortSignal): Promise<number | null> {
+    return this.call<number | null>({ type: 'similarity', query, text }, signal);
+  }
+
   dispose(): void {
     this.worker?.terminate();
     this.worker = null;
@@ -138,6 +142,10 @@ export class WorkerSearchService implements SearchService {
       case 'routed':
         this.pending.delete(message.id);
         pending.resolve(message.route);
+        return;
+      case 'similar':
+        this.pending.delete(message.id);
+        pending.resolve(message.similarity);
         return;
       case 'error':
         this.pending.delete(message.id);

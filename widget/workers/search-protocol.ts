@@ -37,6 +37,8 @@ export type SearchWorkerRequest =
   | { type: 'search'; id: number; request: SearchRequest }
   /** The router's verdict on a text alone (the loop asks whether a short question keeps the topic). */
   | { type: 'route'; id: number; query: string }
+  /** The cosine between a question and a sentence (SearchService.similarity). */
+  | { type: 'similarity'; id: number; query: string; text: string }
   /** Cancels the request with this id. */
   | { type: 'abort'; id: number };
 
@@ -47,6 +49,7 @@ export type SearchWorkerResponse =
   | { type: 'info'; id: number; info: IndexLoadInfo }
   | { type: 'result'; id: number; response: SearchResponse }
   | { type: 'routed'; id: number; route: RouteResult | null }
+  | { type: 'similar'; id: number; similarity: number | null }
   | { type: 'error'; id: number; error: SerializedError };
 
 export type SearchMessageType = SearchWorkerRequest['type'] | SearchWorkerResponse['type'];

@@ -192,5 +192,19 @@ scope.onmessage = (event) => {
         .catch((error: unknown) => post({ type: 'error', id: message.id, error: serialize(error) }));
       return;
     }
+    case 'similarity': {
+      if (!service) {
+        post({ type: 'error', id: message.id, error: serialize(createError('INDEX_NOT_READY')) });
+        return;
+      }
+      const controller = new AbortController();
+      controllers.set(message.id, controller);
+      service
+        .similarity(message.query, message.text, controller.signal)
+        .then((similarity) => post({ type: 'similar', id: message.id, similarity }))
+        .catch((error: unknown) => post({ type: 'error', id: message.id, error: serialize(error) }))
+        .finally(() => controllers.delete(message.id));
+      return;
+    }
   }
 };

