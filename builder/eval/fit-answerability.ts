@@ -100,7 +100,8 @@ const OFF_TOPIC_GENERAL_BUDGET = 0.02;
  * dev-v2 "high" 88 answers, 78.4 % right, against 59 and 71.2 %, none unanswerable; uncovered demo
  * topics answered "high" 6 in all against 11; HeQ "high" right 81.6 % against 79.5 %; refusals
  * unchanged. In the answerable model it refuses more of HeQ's unanswerable questions (106–121
- * against 102–112) but up to two fewer uncovered demo topics: not shipped.
+ * against 102–112) but up to two fewer uncovered demo topics: not shipped. semAgree in the
+ * correctness model beside it (`quote-agree-correct`): 77 of 101 "high" right (76.2 %), not shipped.
  */
 /** What the off-topic model may read: everything known at the route step, before the answer has a quote (semQuote). */
 const ROUTE_FEATURES = EVIDENCE_FEATURES.filter((f) => f !== 'semQuote');
@@ -112,6 +113,11 @@ export const FEATURE_SETS = {
   'corpus-off-topic': { features: [...LEXICAL_FEATURES, 'semTop', 'semMargin'], offTopic: [...LEXICAL_FEATURES, 'semTop', 'semMargin', 'semCorpus'], correct: CORRECT_FEATURES },
   'quote-answerable': { features: [...LEXICAL_FEATURES, 'semTop', 'semMargin', 'semQuote'], offTopic: [...LEXICAL_FEATURES, 'semTop', 'semMargin', 'semCorpus'], correct: CORRECT_FEATURES },
   'quote-both': { features: [...LEXICAL_FEATURES, 'semTop', 'semMargin', 'semQuote'], offTopic: [...LEXICAL_FEATURES, 'semTop', 'semMargin', 'semCorpus'], correct: [...CORRECT_FEATURES, 'semQuote'] },
+  'quote-agree-correct': {
+    features: [...LEXICAL_FEATURES, 'semTop', 'semMargin'],
+    offTopic: [...LEXICAL_FEATURES, 'semTop', 'semMargin', 'semCorpus'],
+    correct: [...CORRECT_FEATURES, 'semQuote', 'semAgree'],
+  },
   'quote-correct': { features: [...LEXICAL_FEATURES, 'semTop', 'semMargin'], offTopic: [...LEXICAL_FEATURES, 'semTop', 'semMargin', 'semCorpus'], correct: [...CORRECT_FEATURES, 'semQuote'] },
   'quote-corpus': {
     features: [...LEXICAL_FEATURES, 'semTop', 'semMargin', 'semCorpus', 'semQuote'],
