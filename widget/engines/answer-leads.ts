@@ -19,23 +19,20 @@ import { documentText } from '../answer/document-text.ts';
 import { expandQuery } from '../core/retrieval/expand.ts';
 import type { Lang } from '../core/schema.ts';
 import { detectLang, tokenize } from '../core/tokenizer/index.ts';
-import { coverageVerdict, factLabels, findFacts, type Fact, type FactKind, type Verdict } from '../loop/facts.ts';
+import { askedFacts, coverageVerdict, factLabels, findFacts, isFactKind, type Fact, type Verdict } from '../loop/facts.ts';
+import { clauseTitleAt } from '../loop/clause-title.ts';
 import { groundAnswer } from '../loop/ground.ts';
 import type { QuestionType } from '../loop/question-type.ts';
 import { contentWords, coverage, termSet } from '../loop/terms.ts';
 import { ANSWER_LEADS, strings } from '../loop/strings.ts';
 import type { GradedPassage } from './engine.ts';
+import { conditionalFacts, factsForQuestion, type ConditionalFact } from './fact-list.ts';
 
 /** A quoted sentence and the passage it is quoted from. */
 export interface QuotedSentence {
   n: number;
   sentence: string;
   passage: GradedPassage;
-}
-
-function sharesTerm(a: string, b: string): boolean {
-  const terms = new Set(tokenize(a));
-  return tokenize(b).some((t) => terms.has(t));
 }
 
 /** "waiting period" → "Waiting period": a lead opens a line. */
@@ -71,11 +68,13 @@ function numbers(text: string): string[] {
  * leads only from a sentence that holds much of the question's words: otherwise it is a number
  * about something else ("כמה עולה ביטוח משכנתא?" must not lead with a jewellery limit).
  */
-function candidates(question: string, sentence: string, type: QuestionType, asked: readonly string[]): Fact[] {
+function candidates(question: string, q: QuotedSentence, type: QuestionType, asked: readonly string[]): Fact[] {
+  const { sentence } = q;
   const given = new Set(numbers(question));
-  const facts = findFacts(sentence, type)
-    .filter((f) => !numbers(f.text).some((n) => given.has(n)))
-    .filter((f) => (f.label ? asked.length === 0 || asked.some((a) => sharesTerm(a, f.label!)) : coversQuestion(question, sentence)));
+  // A term the question names must be the fact's own (askedFacts): "מה ההשתתפות העצמית?" is
+  // never answered by the sum of another clause, however much of the question that clause holds.
+  const found = asked.length > 0 ? askedFacts(sentence, question, type, asked, sentenceContext(q)) : findFacts(sentence, type).filter((f) => f.label || coversQuestion(question, sentence));
+  const facts = found.filter((f) => !numbers(f.text).some((n) => given.has(n)));
   const rank = (f: Fact) => (f.label && asked.length > 0 ? 0 : f.label ? 1 : 2);
   return facts
     .map((f, i) => ({ f, i }))
@@ -83,15 +82,66 @@ function candidates(question: string, sentence: string, type: QuestionType, aske
     .map((x) => x.f);
 }
 
-/** "השתתפות עצמית: 850 ש"ח [1]" from the best quote when it states the asked fact, or null. */
-export async function factLead(question: string, type: QuestionType, lang: Lang, quotes: readonly QuotedSentence[]): Promise<string | null> {
-  if (!['amount', 'duration', 'age', 'percentage', 'count'].includes(type)) return null;
-  const asked = factLabels(question, type as FactKind);
+/** Where a quoted sentence sits: its passage's sections and its clause's title. */
+function sentenceContext(q: QuotedSentence): string[] {
+  const text = q.passage.context || q.passage.text;
+  const at = text.indexOf(q.sentence);
+  const title = at >= 0 ? clauseTitleAt(text, at) : null;
+  return title ? [...q.passage.sectionPath, title] : [...q.passage.sectionPath];
+}
+
+/**
+ * The asked fact case by case (fact-list.ts) from the first quote's document, or from another
+ * document of its domain among the passages: a list when the document states it under several
+ * conditions, the one line under the condition the question names. Null when no document
+ * states it under a condition.
+ */
+async function conditionalLead(question: string, type: QuestionType, lang: Lang, asked: readonly string[], first: QuotedSentence, passages: readonly GradedPassage[]): Promise<string | null> {
+  // The first quote's document, then the others of its domain, those in the question's language first.
+  const sameDomain = passages.filter((p) => p.domain === first.passage.domain);
+  const ordered = [first.passage, ...sameDomain.filter((p) => detectLang(p.text) === lang), ...sameDomain];
+  const byN = new Map(passages.map((p) => [p.n, p]));
+  const term = documentText(capitalized(asked[0]));
+  const grounded = async (facts: readonly ConditionalFact[]) => {
+    const lines: string[] = [];
+    for (const f of facts) {
+      const passage = byN.get(f.n);
+      const item = `${documentText(f.condition)}: ${documentText(f.value)} [${f.n}]`;
+      if (passage && (await groundable(item, passage))) lines.push(item);
+    }
+    return lines;
+  };
+  const byFile = [...new Set(ordered.map((p) => p.file))].map((file) => factsForQuestion(question, asked, conditionalFacts(question, type, asked, passages, file)));
+  // A document that states the fact under the condition the question names answers it, wherever it ranks.
+  for (const { facts } of byFile.filter((f) => f.named)) {
+    const lines = await grounded(facts);
+    if (lines.length === 1) return `${term}, ${lines[0]}`;
+    if (lines.length > 1) return [`${term}:`, ...lines.map((l) => `- ${l}`)].join('\n');
+  }
+  // The question names no condition a document states the fact under: every case of the first document that has several.
+  for (const { facts } of byFile) {
+    const lines = await grounded(facts);
+    if (lines.length >= 2) return [`${term}:`, ...lines.map((l) => `- ${l}`)].join('\n');
+  }
+  return null;
+}
+
+/**
+ * "השתתפות עצמית: 850 ש"ח [1]" from the best quote when it states the asked fact, the asked fact
+ * listed by condition where a document states several (conditionalLead), or null.
+ */
+export async function factLead(question: string, type: QuestionType, lang: Lang, quotes: readonly QuotedSentence[], passages: readonly GradedPassage[] = []): Promise<string | null> {
+  if (!isFactKind(type) || quotes.length === 0) return null;
+  const asked = factLabels(question, type);
+  if (asked.length > 0) {
+    const listed = await conditionalLead(question, type, lang, asked, quotes[0], passages);
+    if (listed) return listed;
+  }
   // Only the best quote may lead: the later ones come from other pages that merely speak of the
   // subject (extractive.ts), and a number from one of them would answer another question.
   for (const q of quotes.slice(0, 1)) {
     const sameLanguage = detectLang(q.sentence) === lang;
-    for (const fact of candidates(question, q.sentence, type, asked)) {
+    for (const fact of candidates(question, q, type, asked)) {
       const leads = [...(fact.label && sameLanguage ? [documentText(capitalized(fact.label))] : []), ANSWER_LEADS[lang].fact[fact.kind]];
       for (const lead of leads) {
         const line = `${lead}: ${documentText(fact.text)} [${q.n}]`;

@@ -16,10 +16,11 @@ import { documentText } from '../answer/document-text.ts';
 import { throwIfAborted } from '../core/errors.ts';
 import { expandQuery } from '../core/retrieval/expand.ts';
 import { detectLang } from '../core/tokenizer/index.ts';
-import { answersType } from '../loop/facts.ts';
-import { detectQuestionType, type QuestionType } from '../loop/question-type.ts';
+import { clauseTitleAt } from '../loop/clause-title.ts';
+import { answersType, askedFacts, factLabels, isFactKind } from '../loop/facts.ts';
+import { askingText, detectQuestionType, type QuestionType } from '../loop/question-type.ts';
 import { quoted } from '../loop/strings.ts';
-import { isQuotable, oneLine, splitSentences } from '../loop/sentences.ts';
+import { isQuotable, oneLine, sentenceSpans } from '../loop/sentences.ts';
 import { contentWords, coverage, localIdf, termSet } from '../loop/terms.ts';
 import { factLead, quotedVerdict, quotesFrame, type QuotedSentence } from './answer-leads.ts';
 import type { AnswerEngine, GenerateRequest, GenerateResult, GradedPassage } from './engine.ts';
@@ -124,12 +125,27 @@ export function scoreSentences(question: string, passages: readonly GradedPassag
   const words = selectionWords(question, passages);
   const raw: { n: number; sentence: string; relevance: number; terms: Set<string>; sectionPath: readonly string[]; page: string }[] = [];
   for (const p of passages) {
-    for (const s of splitSentences(p.context || p.text)) {
-      const sentence = oneLine(s);
+    const text = p.context || p.text;
+    for (const span of sentenceSpans(text)) {
+      const sentence = oneLine(span.text);
       if (sentence.length < MIN_QUOTE_CHARS || !isQuotable(sentence, [p.title, ...p.sectionPath])) continue;
-      raw.push({ n: p.n, sentence, relevance: p.relevance, terms: termSet(sentence), sectionPath: p.sectionPath, page: `${p.file}\u0000${p.page}` });
+      // A clause's later sentence holds under its title ("2.4 רעידת אדמה – … ההשתתפות העצמית
+      // היא 10%…"): the title's words count as the sentence's own.
+      const title = clauseTitleAt(text, span.start);
+      const terms = termSet(title && !sentence.includes(title) ? `${title} ${sentence}` : sentence);
+      raw.push({ n: p.n, sentence, relevance: p.relevance, terms, sectionPath: title ? [...p.sectionPath, title] : p.sectionPath, page: `${p.file}\u0000${p.page}` });
     }
   }
+  // A quantity about the term the question names ("מה ההשתתפות העצמית"), not any quantity: a
+  // housing allowance of 6,000 ש"ח must not win the bonus a deductible earns.
+  const asked = isFactKind(type) ? factLabels(question, type) : [];
+  const carriesAnswer = (sentence: string, sectionPath: readonly string[]) =>
+    isFactKind(type) ? askedFacts(sentence, question, type, asked, sectionPath).length > 0 : type !== 'other' && answersType(sentence, type, sectionPath);
+  // A sentence stating the asked fact under a heading or clause title that names the asked term
+  // ("השתתפות עצמית" over "בכל תביעה לנזקי מים ינוכה… 850 ש"ח") holds that term too (and its
+  // lexicon equivalents): what tells such sentences apart is then the rest of the question.
+  const askedTerms = termSet(asked.map((a) => `${a} ${expandQuery(a).terms}`).join(' '));
+  for (const r of raw) if (asked.length > 0 && carriesAnswer(r.sentence, r.sectionPath)) for (const t of askedTerms) r.terms.add(t);
   const idf = localIdf(
     words,
     raw.map((r) => r.terms),
@@ -137,7 +153,7 @@ export function scoreSentences(question: string, passages: readonly GradedPassag
   return raw.map((r) => {
     const long = r.sentence.length > MAX_QUOTE_CHARS ? 0.5 : 1;
     const relevance = coverage(words, r.terms, idf) * (0.6 + 0.4 * r.relevance) * long;
-    const bonus = type !== 'other' && answersType(r.sentence, type, r.sectionPath) ? answerTypeBonus : 1;
+    const bonus = carriesAnswer(r.sentence, r.sectionPath) ? answerTypeBonus : 1;
     const asks = /[?؟]\s*$/u.test(r.sentence) ? QUESTION_FACTOR : 1;
     return { n: r.n, sentence: r.sentence, terms: r.terms, page: r.page, relevance: relevance * asks, score: relevance * asks * bonus };
   });
@@ -180,13 +196,15 @@ export class ExtractiveEngine implements AnswerEngine {
     throwIfAborted(request.signal);
     // A follow-up ("ומה לגבי רכב?") selects on the words it was searched with, not its own few.
     const query = request.searchQuery ?? request.question;
-    const type = answerType(request.question, query);
+    // What the question asks, read from the searched words when the question alone is too short to say.
+    const asking = askingText(request.question, query);
+    const type = detectQuestionType(asking);
     const selected = selectSentences(query, request.passages, this.options, type);
     const quotes = new Map<number, string>();
     if (selected.length === 0) return { text: '', quotes };
     const byN = new Map(request.passages.map((p) => [p.n, p]));
     const quotedSentences: QuotedSentence[] = selected.map((s) => ({ n: s.n, sentence: s.sentence, passage: byN.get(s.n)! }));
-    const fact = await factLead(request.question, type, request.lang, quotedSentences);
+    const fact = await factLead(asking, type, request.lang, quotedSentences, request.passages);
     throwIfAborted(request.signal);
     const verdict = type === 'coverage' ? quotedVerdict(quotedSentences) : null;
     const lines: string[] = [];
@@ -207,8 +225,7 @@ export class ExtractiveEngine implements AnswerEngine {
   }
 }
 
-/** What the question asks for; a follow-up too short to say ("ומה לגבי רכב?") is read with the words it was searched with. */
+/** What the question asks for (askingText). */
 export function answerType(question: string, query: string): QuestionType {
-  const own = detectQuestionType(question);
-  return own === 'other' && query !== question ? detectQuestionType(query) : own;
+  return detectQuestionType(askingText(question, query));
 }

@@ -5,8 +5,9 @@
  * procedure or a list of documents (sentence-forms.ts). The extractive engine leads its answer
  * with these; the answerability model reads `answersType` as a feature.
  */
+import { expandQuery } from '../core/retrieval/expand.ts';
 import { AGE, AMOUNT, COUNT, DURATION, NOT_WORD_AFTER, PERCENTAGE, REFERENCE_BEFORE } from './fact-patterns.ts';
-import type { QuestionType } from './question-type.ts';
+import { detectQuestionType, type QuestionType } from './question-type.ts';
 import { describesProcedure, isDefinition, listsDocuments } from './sentence-forms.ts';
 import { coverageVerdict } from './verdict.ts';
 
@@ -142,6 +143,83 @@ export function findFacts(sentence: string, type: QuestionType): Fact[] {
     }
     return { kind, text: f.text, label };
   });
+}
+
+/** Every term a fact may be about, each of LABEL_TERMS once, as a pattern that finds it in a text. */
+const TERM_PATTERNS: readonly RegExp[] = [...new Set(Object.values(LABEL_TERMS).flat())].map((t) => new RegExp(`(?<![\\u05D0-\\u05EAA-Za-z])(?:[ובלמשכה]{1,3})?(?:${t})${NOT_WORD_AFTER}`, 'iu'));
+
+function termsIn(text: string): Set<number> {
+  return new Set(TERM_PATTERNS.flatMap((re, i) => (re.test(text) ? [i] : [])));
+}
+
+/**
+ * Whether two texts name the same term of a fact ("ההשתתפות העצמית" and "השתתפות עצמית" do,
+ * "סכום הביטוח" and "דמי ביטוח" do not, though both say "ביטוח"); `a`'s lexicon equivalents
+ * count, so "deductible" names what "השתתפות עצמית" does.
+ */
+export function sameTerm(a: string, b: string): boolean {
+  const asked = termsIn(`${a} ${expandQuery(a).terms}`);
+  for (const t of termsIn(b)) if (asked.has(t)) return true;
+  return false;
+}
+
+export function isFactKind(type: QuestionType): type is FactKind {
+  return FACT_KINDS.has(type);
+}
+
+/**
+ * The facts of `sentence` that answer what `question` asks: of the asked kind and, when the
+ * question names the term it asks about ("מה ההשתתפות העצמית…"), about that term. A fact whose
+ * sentence names no term for it counts when the sentence, its clause's title or its section
+ * (`context`) speaks of the asked term ("ההשתתפות העצמית היא 10% מסכום הנזק, ולא פחות מ-5,000
+ * ש"ח": the minimum sits past a number, too far for a label, yet the sentence is about the
+ * deductible); a labelled fact about another term never does ("שכר דירה חלופית עד 6,000 ש"ח" is no
+ * deductible). A term matches its lexicon equivalents, so an English question meets a Hebrew
+ * clause. A deductible or a refund may be written as a share, so a percentage answers an amount
+ * asked by such a term.
+ */
+export function askedFacts(
+  sentence: string,
+  question: string,
+  type: QuestionType,
+  asked: readonly string[] = isFactKind(type) ? factLabels(question, type) : [],
+  context: readonly string[] = [],
+): Fact[] {
+  if (!isFactKind(type)) return [];
+  const facts = findFacts(sentence, type);
+  if (asked.length === 0) return facts;
+  const names = (label: string) => asked.some((a) => sameTerm(a, label));
+  const shares = type === 'amount' && asked.some((a) => factLabels(a, 'percentage').length > 0) ? findFacts(sentence, 'percentage') : [];
+  const kinds: FactKind[] = type === 'amount' ? ['amount', 'percentage'] : [type];
+  const speaksOf = (text: string) => kinds.some((kind) => labelSpans(text, kind).some((l) => names(l.text)));
+  // The term before the fact, in the sentence or above it: "…פרמיה חודשית לכל 10,000 ₪" read
+  // backwards by a PDF puts the premium after the sum it is per, and that sum is no premium.
+  // The heading or clause title speaks for a sentence that names no term of its own.
+  const namesNone = kinds.every((kind) => labelSpans(sentence, kind).length === 0);
+  const spokenBefore = (f: Fact) => (namesNone && context.some(speaksOf)) || speaksOf(sentence.slice(0, Math.max(0, sentence.indexOf(f.text))));
+  return [...facts, ...shares].filter((f) => (f.label ? names(f.label) : spokenBefore(f)));
+}
+
+const ALL_FACT_KINDS: readonly FactKind[] = ['amount', 'duration', 'age', 'percentage', 'count'];
+
+/**
+ * Whether `quote`, the sentence an answer leads with, states a quantity that is not what
+ * `question` asks: a housing allowance for "מה ההשתתפות העצמית?", a sum for "תוך כמה זמן?".
+ * A quote that states no quantity at all is not one of another kind (it may be a verdict, a
+ * procedure, or the clause that the asked fact's table sits under).
+ */
+export function statesAnotherKind(quote: string, question: string, context: readonly string[] = []): boolean {
+  const type = detectQuestionType(question);
+  if (!isFactKind(type)) return false;
+  const asked = factLabels(question, type);
+  if (askedFacts(quote, question, type, asked, context).length > 0) return false;
+  const stated = ALL_FACT_KINDS.filter((k) => findFacts(quote, k).length > 0);
+  if (stated.length === 0) return false;
+  // A quantity, none of it about the term the question names.
+  if (asked.length > 0) return true;
+  // "כמה אשלם?" is answered by a share as well as by a sum.
+  const money: readonly FactKind[] = ['amount', 'percentage'];
+  return stated.every((k) => k !== type && !(money.includes(type) && money.includes(k)));
 }
 
 /** The fact of the asked kind a sentence states: the first one it says what it is about, else the first. */

@@ -262,3 +262,8 @@ export function detectQuestionType(question: string): QuestionType {
   const asking = hits.filter((h) => spans.some(([s, e]) => h.index >= s && h.index < e));
   return (best(asking) ?? best(hits))?.type ?? 'other';
 }
+
+/** The text that says what a question asks: a follow-up too short to say ("ומה לגבי רכב?") is read with the words it was searched with. */
+export function askingText(question: string, query: string): string {
+  return detectQuestionType(question) === 'other' && query !== question ? query : question;
+}

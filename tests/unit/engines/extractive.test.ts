@@ -91,10 +91,14 @@ describe('ExtractiveEngine', () => {
     const p = passage('לכל סכום ביטוח של 10,000 ש"ח נקבעה פרמיה חודשית לפי גיל המבוטח בטבלה.', { n: 1 });
     const result = await answer('כמה אשלם בחודש על סכום ביטוח של 10,000 ש"ח?', [p]);
     expect(result.lines[0]).toBe('לפי מסמכי הפוליסה:');
-    // An amount question, a percentage in the clause: quoted, not led with.
+    // A deductible may be a share of the damage: the percentage the clause gives it leads.
     const theft = await answer('מה ההשתתפות העצמית בתביעה על גניבה?', [policy]);
-    expect(theft.lines[0]).toBe('לפי מסמכי הפוליסה:');
-    expect(theft.text).toContain('10% מהנזק');
+    expect(theft.lines[0]).toBe('השתתפות העצמית: 10% מהנזק [1]');
+    // A sum about another term never answers the asked one, however much of the question its clause holds.
+    const housing = passage('אם הדירה אינה ראויה למגורים, המבטחת תשלם שכר דירה חלופית עד 6,000 ש"ח לחודש בביטוח דירה.', { n: 1, sectionPath: ['הכיסויים'] });
+    const deductible = await answer('מה ההשתתפות העצמית בביטוח דירה?', [housing]);
+    expect(deductible.lines[0]).toBe('לפי מסמכי הפוליסה:');
+    expect(deductible.text).not.toContain('הסכום');
   });
 
   it('opens a coverage answer with the verdict the quoted clause states, and with none when it states none', async () => {
@@ -145,7 +149,9 @@ describe('ExtractiveEngine', () => {
     const alone = await answer('ומה לגבי גניבה?', [p]);
     expect(alone.lines[1]).toBe('“גניבה של אופניים מחצר הבית מטופלת בנפרד.” [1]');
     const followUp = await answer('ומה לגבי גניבה?', [p], { searchQuery: 'השתתפות עצמית ומה לגבי גניבה?' });
-    expect(followUp.lines[1]).toBe('“בתביעה על גניבה ההשתתפות העצמית היא 10% מהנזק.” [1]');
+    // What it asks is read from the searched words too: the deductible leads.
+    expect(followUp.lines[0]).toBe('השתתפות העצמית: 10% מהנזק [1]');
+    expect(followUp.lines[2]).toBe('“בתביעה על גניבה ההשתתפות העצמית היא 10% מהנזק.” [1]');
   });
 });
 
