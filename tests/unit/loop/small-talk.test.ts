@@ -53,14 +53,18 @@ describe.skipIf(!present)('small talk on real questions', () => {
 });
 
 describe('small talk on long runs of letters (a fuzzed question froze the page)', () => {
-  it('answers in linear time where the arithmetic pattern backtracked exponentially', () => {
-    // "x" is an operand and an operator; a character neither matches at the end (a soft hyphen
-    // survives clean()) made the old pattern try every split: 40 letters took over a minute.
-    for (const q of [`${'x'.repeat(7104)} \u00ad`, `${'x'.repeat(40)} \u00ad`, `${'cover'.repeat(1339)} \u00ad \u200e claim`, `${'ועוד'.repeat(2000)} \u00ad`]) {
-      const started = performance.now();
-      expect(smallTalkKind(q)).toBeNull();
-      expect(performance.now() - started).toBeLessThan(500);
-    }
+  // "x" is an operand and an operator; a character neither matches at the end (a soft hyphen
+  // survives clean()) made the old pattern try every split: 40 letters took over a minute. No
+  // duration is asserted: the linear pattern answers in milliseconds, and the exponential one
+  // never returns in the test's time, which Vitest's timeout (vitest.config.ts) fails. The short
+  // run goes first, so that such a regression fails there before the long ones hang.
+  it.each([
+    ['40 × "x"', `${'x'.repeat(40)} \u00ad`],
+    ['7,104 × "x"', `${'x'.repeat(7104)} \u00ad`],
+    ['1,339 × "cover"', `${'cover'.repeat(1339)} \u00ad \u200e claim`],
+    ['2,000 × "ועוד"', `${'ועוד'.repeat(2000)} \u00ad`],
+  ])('returns for %s and a soft hyphen, where the arithmetic pattern backtracked exponentially', (_, q) => {
+    expect(smallTalkKind(q)).toBeNull();
   });
 
   it('still reads sums written with letter operators', () => {

