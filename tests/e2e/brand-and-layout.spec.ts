@@ -137,6 +137,24 @@ test('at 360×740 the conversation area is at least 55 % of the panel before any
   await expect(page.locator('harel-chat [part~="starters"]')).toBeInViewport();
 });
 
+test('the demo page fits a 360×740 screen: no page scroll, the composer in view, before and after an answer', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await openDemo(page);
+  await expect(page.locator('harel-chat [part~="model-status"]')).toHaveAttribute('data-state', 'unavailable');
+  const fits = async () => {
+    const scroll = await page.evaluate(() => document.scrollingElement!.scrollHeight);
+    expect(scroll).toBeLessThanOrEqual(740);
+    const composer = (await page.locator('harel-chat [part~="composer"]').boundingBox())!;
+    expect(composer.y).toBeGreaterThanOrEqual(0);
+    expect(composer.y + composer.height).toBeLessThanOrEqual(740);
+    expect(composer.x).toBeGreaterThanOrEqual(0);
+    expect(composer.x + composer.width).toBeLessThanOrEqual(360);
+  };
+  await fits();
+  await ask(page, 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?');
+  await fits();
+});
+
 test('the customer sees no internal terms; the details button and the debug attribute show them', async ({ page }) => {
   const internal = /BM25|swiftshader|shader-f16|q4f|MLC|gemma|\d+ קטעים|\d+ passages|חיפוש משולב|חיפוש מילים|hybrid search|word search|אחסון:|Storage:/i;
   await openDemo(page);

@@ -31,6 +31,12 @@ export interface Citation {
   alsoIn: { file: string; page: number; title: string; url: string | null; lang?: string }[];
   /** Clauses of the same document the cited passage refers to ("ראה סעיף 4.1"), shown as supporting context. */
   references?: { clause: string; page: number; text: string }[];
+  /**
+   * When the quote holds rows of a table (cells joined by " | ", as the builder keeps a row), the
+   * table's header row from the passage, written the same way: the card shows those rows as a
+   * table under it (answer/quote-tables.ts). Absent otherwise.
+   */
+  tableHeader?: string;
 }
 
 /** Milliseconds spent in each step of the loop (0 for a step that did not run). */

@@ -10,6 +10,7 @@
  * renumbered nor removed, and never counts as a citation.
  */
 import { answerSegments, joinSegments } from '../answer/document-text.ts';
+import { tableHeaderFor } from '../answer/quote-tables.ts';
 import type { Citation } from '../answer/types.ts';
 import { safeSourceUrl } from '../core/url-policy.ts';
 import type { GradedPassage } from '../engines/engine.ts';
@@ -116,8 +117,14 @@ export function bestSentence(passage: Pick<GradedPassage, 'text' | 'context' | '
  * the engine's numbering; without them the quote is the passage's sentence closest to the answer.
  */
 export function buildCitations(parsed: ParsedCitations, options: { quotes?: ReadonlyMap<number, string>; reference: string }): Citation[] {
-  return parsed.sources.map((p, i) => ({
-    n: i + 1,
+  return parsed.sources.map((p, i) => citationOf(p, i + 1, options.quotes?.get(p.n) ?? bestSentence(p, options.reference)));
+}
+
+function citationOf(p: GradedPassage, n: number, quote: string): Citation {
+  // A quoted table row is read under its header: the card shows it as a table (answer/quote-tables.ts).
+  const tableHeader = tableHeaderFor(p.context || p.text, quote);
+  return {
+    n,
     chunkId: p.chunkId,
     file: p.file,
     page: p.page,
@@ -126,11 +133,12 @@ export function buildCitations(parsed: ParsedCitations, options: { quotes?: Read
     title: p.title,
     sectionPath: p.sectionPath,
     clause: p.clause,
-    quote: options.quotes?.get(p.n) ?? bestSentence(p, options.reference),
+    quote,
     alsoIn: [
       ...(p.alsoIn ?? []).map(({ file, page, title, url }) => ({ file, page, title, url: safeSourceUrl(url) })),
       ...(p.editions ?? []).map(({ file, page, title, url, lang }) => ({ file, page, title, url: safeSourceUrl(url), lang })),
     ],
     ...(p.references?.length ? { references: p.references.map(({ clause, page, text }) => ({ clause, page, text })) } : {}),
-  }));
+    ...(tableHeader ? { tableHeader } : {}),
+  };
 }

@@ -24,6 +24,7 @@ import { conversationRows, type ConversationRow } from '../session/pending-quest
 import { WorkerSearchService } from '../search/worker-search-service.ts';
 import { searchSettled, type IndexInfo } from '../search/search-service.ts';
 import { openConversationStore } from '../store/conversation-store.ts';
+import { contactLinksCache } from './contact-links.ts';
 import { langDirection } from './direction.ts';
 import { describeLoadProgress, formatBytes, type LoadProgressView } from './load-progress.ts';
 import { cardId, renderAnswerError, renderAssistantTurn, renderPendingReply, renderProgressBar, renderStreaming, renderUserTurn, sourceHref, type TurnHandlers } from './message-view.ts';
@@ -182,6 +183,8 @@ export class HarelChatElement extends LitElement {
     buildId: () => this.session?.indexInfo?.buildId ?? '',
     contacts: () => this.siteContacts,
   });
+  /** The site's contact details, linked where an answer writes them; the same array while unchanged. */
+  private readonly contactLinks = contactLinksCache();
   /** Keeps the answer being written in view unless the customer scrolled up (follow-answers.ts). */
   private readonly follower = new AnswerFollower(this, {
     list: () => this.renderRoot.querySelector<HTMLElement>('.log'),
@@ -657,6 +660,7 @@ export class HarelChatElement extends LitElement {
     const session = this.session;
     if (!session) return nothing;
     const turns = session.turns;
+    const links = this.contactLinks(this.siteContacts);
     return repeat(
       conversationRows<AskOptions>(turns, session.pending),
       (row: ConversationRow<AskOptions>) => (row.kind === 'pending' ? `q${row.question.id}` : `t${row.index}`),
@@ -673,7 +677,7 @@ export class HarelChatElement extends LitElement {
         }
         const question = turns[i - 1]?.text ?? '';
         const copied = this.copiedTurn === i;
-        return guard([turn, i, question, ui, copied], () => renderAssistantTurn(turn, i, question, ui, this.turnHandlers, copied));
+        return guard([turn, i, question, ui, copied, links], () => renderAssistantTurn(turn, i, question, ui, this.turnHandlers, copied, links));
       },
     );
   }

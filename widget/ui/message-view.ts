@@ -6,14 +6,18 @@
  * Everything a card shows from the index (title, section path, quote, references, other
  * editions) is rendered as text with its bidi controls removed and in an isolated element
  * (`dir`, `<bdi>`), and its link goes through the URL policy again (core/url-policy.ts): the index
- * may have been edited after the builder checked it.
+ * may have been edited after the builder checked it. Quoted table rows show as a table under their
+ * header (answer/quote-tables.ts), cell by cell as text.
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import { quoteBlocks, type QuoteBlock } from '../answer/quote-tables.ts';
 import type { Answer, ChatTurn, Citation } from '../answer/types.ts';
 import { stripBidiControls } from '../core/bidi-controls.ts';
 import type { Lang } from '../core/schema.ts';
 import { resolveSourceUrl } from '../core/url-policy.ts';
+import { smallTalkKind } from '../loop/small-talk.ts';
 import type { PendingQuestion } from '../session/pending-questions.ts';
+import type { TextLink } from './contact-links.ts';
 import { answerLanguage, langDirection, textDirection, textLang } from './direction.ts';
 import { renderFeedbackButtons, renderFeedbackFollowUp, type FeedbackHandlers } from './feedback-view.ts';
 import { highlightSpans } from './highlight.ts';
@@ -76,6 +80,36 @@ function quoteLang(text: string, ui: Lang): { dir: 'rtl' | 'ltr'; lang: Lang | t
   return { dir: langDirection(lang ?? ui), lang: lang ?? nothing };
 }
 
+/** Text with the words that match the question marked. */
+function marked(text: string, question: string): (TemplateResult | string)[] {
+  return highlightSpans(text, question).map((span) => (span.match ? html`<mark>${span.text}</mark>` : span.text));
+}
+
+/** A cell in its own text's direction; one without letters (an amount) takes the table's. */
+function cellDir(text: string): { dir: 'rtl' | 'ltr' | typeof nothing; lang: Lang | typeof nothing } {
+  const lang = textLang(text);
+  return lang ? { dir: langDirection(lang), lang } : { dir: nothing, lang: nothing };
+}
+
+/**
+ * Quoted table rows under their header, as a table: the columns run in the quote's direction (the
+ * blockquote's `dir`), each cell in its own text's. Cells are text, as every quote is.
+ */
+function quoteTable(table: Extract<QuoteBlock, { kind: 'table' }>, question: string): TemplateResult {
+  const cell = (text: string, tag: 'th' | 'td') => {
+    const d = cellDir(text);
+    return tag === 'th' ? html`<th scope="col" dir=${d.dir} lang=${d.lang}>${marked(text, question)}</th>` : html`<td dir=${d.dir} lang=${d.lang}>${marked(text, question)}</td>`;
+  };
+  const rows = table.rows.length ? html`<tbody>${table.rows.map((row) => html`<tr>${row.map((c) => cell(c, 'td'))}</tr>`)}</tbody>` : nothing;
+  return html`<div class="table"><table part="citation-table"><thead><tr>${table.header.map((c) => cell(c, 'th'))}</tr></thead>${rows}</table></div>`;
+}
+
+/** A quote as the card shows it: its text with the question's words marked, and its table rows as tables. */
+function quoteContent(citation: Citation, quote: string, question: string): (TemplateResult | string)[] {
+  const header = citation.tableHeader ? shown(citation.tableHeader) : null;
+  return quoteBlocks(quote, header).flatMap((block) => (block.kind === 'text' ? marked(block.text, question) : [quoteTable(block, question)]));
+}
+
 function citationCard(citation: Citation, turnIndex: number, question: string, ui: Lang): TemplateResult {
   const s = UI_STRINGS[ui];
   const href = sourceHref(citation);
@@ -91,7 +125,7 @@ function citationCard(citation: Citation, turnIndex: number, question: string, u
     <summary><span class="n">[${citation.n}]</span> <bdi class="title" part="citation-title">${title}</bdi>${
       path.length ? html` <span class="where">· ${path.map((p, i) => html`${i ? ' › ' : ''}<bdi>${p}</bdi>`)}</span>` : nothing
     } <span class="where">· ${s.page} ${citation.page}</span></summary>
-    <blockquote dir=${q.dir} lang=${q.lang} part="citation-quote">${highlightSpans(quote, question).map((span) => (span.match ? html`<mark>${span.text}</mark>` : span.text))}</blockquote>
+    <blockquote dir=${q.dir} lang=${q.lang} part="citation-quote">${quoteContent(citation, quote, question)}</blockquote>
     ${href ? html`<a href=${href} target="_blank" rel="noopener noreferrer" part="citation-link">${s.openSource}</a>` : nothing}
     ${(citation.references ?? []).map((r) => {
       const text = shown(r.text);
@@ -109,8 +143,18 @@ function citationCard(citation: Citation, turnIndex: number, question: string, u
   </details>`;
 }
 
-function answerBadges(answer: Answer, ui: Lang): TemplateResult {
+/**
+ * What kind of answer this is. A question about something else says so, not "no definitive answer"
+ * (it was never looked up), and names no domain (it is in none); a greeting or thanks answered in
+ * kind carries no badge at all. The loop picks the same reply by the same question (loop/machine.ts).
+ */
+function answerBadges(answer: Answer, question: string, ui: Lang): TemplateResult | typeof nothing {
   const s = UI_STRINGS[ui];
+  if (answer.refusal === 'off-topic') {
+    const talk = smallTalkKind(question);
+    if (talk === 'greeting' || talk === 'thanks') return nothing;
+    return html`<div class="meta"><span class="badge off-topic" part="topic-badge" data-refusal="off-topic">${s.offTopic}</span></div>`;
+  }
   return html`<div class="meta">
     <span class="badge ${answer.confidence}" part="confidence-badge" data-confidence=${answer.confidence}>${s.confidence[answer.confidence]}</span>
     ${answer.domain ? html`<span class="badge" part="domain-badge" data-domain=${answer.domain}>${s.domain}: ${domainName(answer.domain, ui)}</span>` : nothing}
@@ -123,9 +167,10 @@ export function renderUserTurn(turn: ChatTurn): TemplateResult {
 
 /**
  * An answer: its text in the answer's language and direction, everything around it (badges,
- * sources, actions) in the interface's, as the rest of the panel.
+ * sources, actions) in the interface's, as the rest of the panel. `links`: the site's contact
+ * details, linked where the answer writes them (contact-links.ts).
  */
-export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question: string, ui: Lang, handlers: TurnHandlers, copied = false): TemplateResult {
+export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question: string, ui: Lang, handlers: TurnHandlers, copied = false, links: readonly TextLink[] = []): TemplateResult {
   const s = UI_STRINGS[ui];
   const answer = turn.answer;
   const lang = answerLanguage(answer, question, ui);
@@ -138,8 +183,8 @@ export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question:
   };
   return html`<article class="msg assistant" part="message assistant-message" dir=${langDirection(ui)}
       data-mode=${answer?.mode ?? nothing} data-refused=${answer ? String(answer.refused) : nothing}>
-    ${answer ? answerBadges(answer, ui) : nothing}
-    ${turn.text || !turn.stopped ? answerBody(turn.text, lang, cite) : nothing}
+    ${answer ? answerBadges(answer, question, ui) : nothing}
+    ${turn.text || !turn.stopped ? answerBody(turn.text, lang, cite, links) : nothing}
     ${turn.stopped ? html`<div class="stopped">${turn.text ? s.answerStopped : s.queuedStopped} ⏹</div>` : nothing}
     ${
       answer?.citations.length
@@ -175,9 +220,9 @@ export function renderStreaming(text: string, question: string, ui: Lang): Templ
   </article>`;
 }
 
-function answerBody(text: string, lang: Lang, cite: (n: number) => TemplateResult | string): TemplateResult {
+function answerBody(text: string, lang: Lang, cite: (n: number) => TemplateResult | string, links: readonly TextLink[] = []): TemplateResult {
   const dir = langDirection(lang);
-  return html`<div class="body" dir=${dir} lang=${lang}>${renderRichText(text, cite, dir)}</div>`;
+  return html`<div class="body" dir=${dir} lang=${lang}>${renderRichText(text, cite, dir, links)}</div>`;
 }
 
 /** The index's progress as a labelled bar; `<progress>` with no value is the indeterminate one. */

@@ -78,6 +78,7 @@ export const chatStyles = css`
   .badge.high { border-color: #2e7d32; color: #2e7d32; }
   .badge.medium { border-color: #a86b00; color: #8a5800; }
   .badge.low { border-color: #b3261e; color: #b3261e; }
+  .badge.off-topic { border-color: var(--_muted); color: var(--_muted); }
   :host([theme='dark']) .badge.high { color: #7bd17f; border-color: #7bd17f; }
   :host([theme='dark']) .badge.medium { color: #ffcc66; border-color: #ffcc66; }
   :host([theme='dark']) .badge.low { color: #ff8a80; border-color: #ff8a80; }
@@ -136,6 +137,12 @@ export const chatStyles = css`
   .card blockquote { margin: 0.4rem 0; padding-inline-start: 0.6rem; border-inline-start: 3px solid var(--_accent); font-size: 0.88rem; white-space: pre-wrap; overflow-wrap: anywhere; }
   .card mark { background: var(--_mark); color: inherit; border-radius: 2px; }
   .card a { color: var(--_accent); font-size: 0.82rem; }
+  /* Quoted table rows (message-view.ts): a real table, scrolled sideways rather than squeezed. */
+  .card .table { overflow-x: auto; margin-block: 0.25rem; }
+  .card table { border-collapse: collapse; white-space: normal; font-size: 0.85rem; }
+  /* Words break only when one is wider than the whole card: a narrow column takes whole words. */
+  .card th, .card td { border: 1px solid var(--_border); padding: 0.15rem 0.4rem; text-align: start; vertical-align: top; overflow-wrap: break-word; }
+  .card th { background: var(--_surface); font-weight: 600; }
   .also { font-size: 0.75rem; color: var(--_muted); }
   .ref blockquote { border-inline-start-style: dashed; font-size: 0.82rem; max-height: 8rem; overflow-y: auto; }
   .actions { display: flex; gap: 0.35rem; margin-block-start: 0.4rem; flex-wrap: wrap; }
@@ -212,4 +219,9 @@ export const chatStyles = css`
   .contact p { margin: 0 0 0.25rem; }
   .contact ul { margin: 0 0 0.4rem; padding-inline-start: 1.2rem; }
   .contact a { color: var(--_accent); unicode-bidi: isolate; }
+  /*
+   * A phone, e-mail or web address as a link (rich-text.ts, escalate-view.ts): moved whole to the
+   * next line rather than broken at a hyphen; one longer than the line breaks where the line ends.
+   */
+  .body a.contact-link, .contact a { color: var(--_accent); display: inline-block; max-width: 100%; word-break: break-all; }
 `;
