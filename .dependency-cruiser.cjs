@@ -21,10 +21,10 @@ const FLOOR = '^widget/(core/|answer/|assets\\.ts$)';
  */
 const EXCEPTIONS = {
   // The extractive engine reads questions and sentences with the loop's text analysis (question
-  // types, facts, sentences, terms, the answer strings, lexical support). Those modules import
+  // types, facts, clause titles, sentences, terms, the answer strings, lexical support). Those modules import
   // nothing above engines, so there is no cycle; moving them into a text-analysis layer below
   // engines would remove the exception.
-  engines: ['^widget/loop/(question-type|facts|sentences|terms|strings|ground)\\.ts$'],
+  engines: ['^widget/loop/(question-type|facts|clause-title|sentences|terms|strings|ground)\\.ts$'],
   // The search worker hosts the search layer: it runs the in-thread search service
   // (search/local-search-service.ts) and its protocol speaks the service's types.
   workers: ['^widget/search/(local-search-service|search-service)\\.ts$'],

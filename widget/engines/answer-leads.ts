@@ -18,7 +18,7 @@
 import { documentText } from '../answer/document-text.ts';
 import { expandQuery } from '../core/retrieval/expand.ts';
 import type { Lang } from '../core/schema.ts';
-import { detectLang, tokenize } from '../core/tokenizer/index.ts';
+import { detectLang } from '../core/tokenizer/index.ts';
 import { askedFacts, coverageVerdict, factLabels, findFacts, isFactKind, type Fact, type Verdict } from '../loop/facts.ts';
 import { clauseTitleAt } from '../loop/clause-title.ts';
 import { groundAnswer } from '../loop/ground.ts';
