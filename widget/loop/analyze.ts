@@ -1,7 +1,13 @@
 /**
  * Step 1: what language the question is in, and what to search for. A follow-up ("ומה לגבי רכב?",
- * "and for abroad?", "כמה זה עולה?") leans on the previous question; it is searched with that
- * question's content words prepended, while the question shown stays as typed.
+ * "and for abroad?", "כמה זה עולה?") leans on the previous question, while the question shown
+ * stays as typed. It is searched as one of two things (its continuation opener, "ומה לגבי",
+ * "and", dropped either way: follow-up-cues.ts):
+ * - the previous question about a new subject, when it names another insurance than the previous
+ *   question did ("ומה לגבי רכב?" after "מה ההשתתפות העצמית בביטוח דירה?" → "מה ההשתתפות העצמית
+ *   בביטוח רכב?"; follow-up-subject.ts);
+ * - else the previous question narrowed: its content words, then the follow-up's ("ולחו"ל?" after a
+ *   surgery question, "כמה זה עולה?").
  *
  * A short question (at most FOLLOW_UP_MAX_WORDS content words) after another is a follow-up only
  * with a signal that it continues the conversation (follow-up-cues.ts has the word lists):
@@ -19,7 +25,8 @@
 import type { ChatTurn } from '../answer/types.ts';
 import type { Lang } from '../core/schema.ts';
 import { detectLang, tokenize } from '../core/tokenizer/index.ts';
-import { isBareQuestionWord, readsAsContinuation, refersBack } from './follow-up-cues.ts';
+import { isBareQuestionWord, readsAsContinuation, refersBack, withoutContinuation } from './follow-up-cues.ts';
+import { reaskAbout } from './follow-up-subject.ts';
 import { mentionsInsurance } from './route.ts';
 import { contentWords } from './terms.ts';
 
@@ -29,7 +36,7 @@ export interface AnalyzedQuestion {
   /** The question as typed. */
   question: string;
   lang: Lang;
-  /** What to search: the question, or a follow-up with the previous question's content words before it. */
+  /** What to search: the question; for a follow-up, the previous question about its new subject, or narrowed by its words. */
   searchQuery: string;
   followUp: boolean;
   /** What made it a follow-up; null when it is not one. */
@@ -97,7 +104,11 @@ export async function analyzeQuestion(question: string, history: readonly ChatTu
   const previous = previousQuery(history);
   const signal = await followUpSignal(text, previous, options.fitsPreviousTopic);
   if (!signal) return alone;
-  const carried = contentSurfaceWords(previous!, new Set(tokenize(text)));
+  const own = withoutContinuation(text) || text;
+  const followUp = { ...alone, followUp: true, followUpSignal: signal };
+  const reasked = reaskAbout(previous!, own);
+  if (reasked) return { ...followUp, searchQuery: reasked };
+  const carried = contentSurfaceWords(previous!, new Set(tokenize(own)));
   if (carried.length === 0) return alone;
-  return { ...alone, searchQuery: `${carried.join(' ')} ${text}`, followUp: true, followUpSignal: signal };
+  return { ...followUp, searchQuery: `${carried.join(' ')} ${own}` };
 }

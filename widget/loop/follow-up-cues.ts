@@ -12,7 +12,11 @@ import { normalizeText, tokenize } from '../core/tokenizer/index.ts';
 
 const norm = (words: string): string[] => normalizeText(words).split(/\s+/);
 
-const CONTINUATION = /^(?:ו?מה\s+(?:לגבי|עם|בנוגע|בקשר|אם)|ו?לגבי|ו?בנוגע|גם|או|and|also|or|plus|then|what\s+about|how\s+about|what\s+if|same\s+for|what\s+of)(?=[\s?,.!]|$)/iu;
+// Written as typed and normalised like the text it is tested on: "עם" must meet its folded final letter.
+const CONTINUATION = new RegExp(
+  normalizeText(String.raw`^(?:ו?מה\s+(?:לגבי|עם|בנוגע|בקשר|אם)|ו?לגבי|ו?בנוגע|גם|או|and|also|or|plus|then|what\s+about|how\s+about|what\s+if|same\s+for|what\s+of)(?=[\s?,.!]|$)`),
+  'iu',
+);
 
 /** "for kids too?", "and the car as well?" */
 const CONTINUATION_END = /\b(?:too|as\s+well)\s*[?.!]*$/i;
@@ -63,6 +67,29 @@ export function readsAsContinuation(question: string): boolean {
   if (CONTINUATION.test(text) || CONTINUATION_END.test(text)) return true;
   const first = hebrewWords(text.split(/\s+/)[0] ?? '')[0];
   return first !== undefined && opensWithVav(first);
+}
+
+/**
+ * The question without the words that only say it continues ("ומה לגבי רכב?" → "רכב?", "ולחו"ל?"
+ * → "לחו"ל?", "and for the car too?" → "for the car?"): what it adds to the previous question.
+ * They carry no content, and "לגבי", "בנוגע" are not stop words: searched, they would count as
+ * words the documents lack.
+ */
+export function withoutContinuation(question: string): string {
+  const words = question.trim().split(/\s+/).filter(Boolean);
+  const opener = words
+    .map((w) => normalizeText(w))
+    .join(' ')
+    .match(CONTINUATION);
+  let rest = opener ? words.slice(opener[0].trim().split(/\s+/).length) : words;
+  if (!opener && rest.length > 0) {
+    const first = hebrewWords(normalizeText(rest[0]))[0];
+    if (first !== undefined && opensWithVav(first)) rest = [rest[0].replace('ו', ''), ...rest.slice(1)];
+  }
+  return rest
+    .join(' ')
+    .replace(/\s+(?:too|as\s+well)(?=\s*[?.!]*$)/i, '')
+    .trim();
 }
 
 /** "מה זה ביטקוין?", "כמה זה 17 כפול 23?": the pronoun is a copula (what is X), so it points at nothing said before. */

@@ -28,6 +28,7 @@ import { generateAnswer, numberPassages } from './generate.ts';
 import { gradeFeatures, gradePassages, type GradedCandidate, type GradeResult } from './grade.ts';
 import { groundAnswer, type GroundResult } from './ground.ts';
 import { rankedPassages, retrieve, type Retrieved } from './retrieve.ts';
+import { repeatsPreviousAnswer } from './repeated-answer.ts';
 import { offTopicText, routedDomain } from './route.ts';
 import { assess, modelFor, readsQuote, refusalReadsQuote, type AnswerabilityModel, type Assessment } from './answerability.ts';
 import { computeEvidence, quoteHead, type Evidence } from './evidence.ts';
@@ -204,8 +205,10 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
         // An LLM that graded the passages has judged answerability itself.
         llmGraded: ctx.grade!.method === 'llm',
       });
-      ctx.facts.notAnswerable = tier === 'refuse';
-      ctx.confidence = tier === 'refuse' ? 'low' : tier;
+      // A follow-up quoting only what the previous answer quoted found nothing of what it added (repeated-answer.ts).
+      const repeats = ctx.analyzed!.followUp && repeatsPreviousAnswer(ctx.input.question, ctx.input.history, citations);
+      ctx.facts.notAnswerable = tier === 'refuse' || repeats;
+      ctx.confidence = tier === 'refuse' || repeats ? 'low' : tier;
       ctx.facts.grounded = ctx.confidence !== 'low';
       if (!ctx.facts.grounded) return;
       const lang = ctx.analyzed!.lang;
@@ -290,7 +293,8 @@ export async function runAnswerLoop(input: LoopInput, deps: LoopDeps, options: L
     confidence: ctx.confidence,
     refused: result.refusal !== null,
     refusal: result.refusal,
-    domain: ctx.domain,
+    // An off-topic reply is about no domain: a domain badge beside it would say the opposite.
+    domain: result.refusal === 'off-topic' ? null : ctx.domain,
     lang: ctx.analyzed!.lang,
     searchedQuery: ctx.analyzed!.searchQuery,
     searchMode: response.result.mode,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Answer } from '../../../widget/answer/types.ts';
+import type { Answer, ChatTurn } from '../../../widget/answer/types.ts';
 import type { AnswerEngine } from '../../../widget/engines/engine.ts';
 import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
 import { runAnswerLoop, type LoopState } from '../../../widget/loop/machine.ts';
@@ -14,6 +14,14 @@ beforeAll(async () => {
 afterAll(() => cleanup?.());
 
 const engine = new ExtractiveEngine();
+
+/** The conversation after `question` was answered `answer`. */
+function turns(question: string, answer: Answer): ChatTurn[] {
+  return [
+    { role: 'user', text: question, at: 0 },
+    { role: 'assistant', text: answer.text, answer, at: 1 },
+  ];
+}
 
 function expectComplete(a: Answer): void {
   for (const key of ['route', 'embed', 'search', 'grade', 'generate', 'ground', 'total'] as const) expect(a.timings[key]).toBeGreaterThanOrEqual(0);
@@ -58,7 +66,8 @@ describe('runAnswerLoop (demo index, extractive engine)', () => {
       },
       { search, engine },
     );
-    expect(follow.searchedQuery).toMatch(/report.*claim.*and for a car\?/);
+    // It names another insurance than the question before it: that question, asked about the car.
+    expect(follow.searchedQuery).toBe('How soon must I report a car insurance claim?');
   });
 
   it('meets an off-topic question with the contact channels, in its language', async () => {
@@ -97,6 +106,51 @@ describe('runAnswerLoop (demo index, extractive engine)', () => {
     expect(weather.searchedQuery).toBe('מי ניצח במשחק אתמול?');
     const same = await runAnswerLoop({ question: 'רכב חלופי?', history }, { search, engine });
     expect(same.searchedQuery).toMatch(/שמשה.*רכב חלופי\?$/);
+  });
+
+  it('answers a follow-up about another insurance about it: the car’s deductibles after the home’s, not the home answer again', async () => {
+    const home = 'מה ההשתתפות העצמית בביטוח דירה?';
+    const first = await runAnswerLoop({ question: home, history: [] }, { search, engine });
+    const follow = await runAnswerLoop({ question: 'ומה לגבי רכב?', history: turns(home, first) }, { search, engine });
+    expect(follow.searchedQuery).toBe('מה ההשתתפות העצמית בביטוח רכב?');
+    expect(follow).toMatchObject({ refused: false, refusal: null, domain: 'car' });
+    expect(follow.citations[0].file).toBe('car/files/car-policy.md');
+    expect(follow.citations.some((c) => c.file.startsWith('apartment/'))).toBe(false);
+    // The car policy's deductible table (section 4), none of the home policy's 500/300 ₪.
+    expect(follow.text).toMatch(/(?:1,500|2,700|3,000) ש"ח/);
+    expect(follow.text).not.toBe(first.text);
+  });
+
+  it('answers an English follow-up about another insurance about it', async () => {
+    const home = 'What is the excess for home insurance?';
+    const first = await runAnswerLoop({ question: home, history: [] }, { search, engine });
+    const follow = await runAnswerLoop({ question: 'And for travel insurance?', history: turns(home, first) }, { search, engine });
+    expect(follow.searchedQuery).toBe('What is the excess for travel insurance?');
+    expect(follow).toMatchObject({ refused: false, lang: 'en', domain: 'travel' });
+    expect(follow.citations[0].file).toBe('travel/files/travel-policy-en.md');
+    expect(follow.text).toMatch(/USD \d+/);
+    expect(follow.text).not.toBe(first.text);
+  });
+
+  it('refuses a follow-up whose own words the documents do not answer, rather than repeat the answer before it', async () => {
+    const water = 'מה ההשתתפות העצמית בתביעה על נזקי מים בביטוח הדירה?';
+    const first = await runAnswerLoop({ question: water, history: [] }, { search, engine });
+    expect(first.refused).toBe(false);
+    // No document speaks of motorcycles: searched as the water question narrowed, it finds that question's clauses again.
+    const motorcycle = await runAnswerLoop({ question: 'ומה לגבי אופנוע?', history: turns(water, first) }, { search, engine });
+    expect(motorcycle.searchedQuery).toMatch(/נזקי מים.*אופנוע\?$/);
+    expect(motorcycle).toMatchObject({ refused: true, refusal: 'not-answerable', confidence: 'low' });
+    expect(motorcycle.text).not.toBe(first.text);
+    // Asking the same thing again adds nothing: its answer is the same answer.
+    const again = await runAnswerLoop({ question: 'ומה לגבי ביטוח דירה?', history: turns(water, first) }, { search, engine });
+    expect(again).toMatchObject({ refused: false, text: first.text });
+  });
+
+  it('gives an off-topic reply no domain, even where the site fixes one or the router names one', async () => {
+    const fixed = await runAnswerLoop({ question: 'מי ניצח במשחק אתמול?', history: [], domain: 'car' }, { search, engine });
+    expect(fixed).toMatchObject({ refusal: 'off-topic', domain: null });
+    const routed = await runAnswerLoop({ question: 'who won the car race yesterday?', history: [] }, { search, engine });
+    expect(routed).toMatchObject({ refusal: 'off-topic', domain: null });
   });
 
   it('drops an LLM’s invented citations and renumbers the rest', async () => {
