@@ -13,6 +13,7 @@
  * first cell of its table row under a column headed by the asked term; a fact without one is left
  * to the single lead (answer-leads.ts). Values are verbatim from the passage.
  */
+import { DOMAIN_KEYWORDS } from '../core/retrieval/domain-keywords.ts';
 import { expandQuery } from '../core/retrieval/expand.ts';
 import { oneLine, sentenceSpans } from '../loop/sentences.ts';
 import { clauseTitleAt } from '../loop/clause-title.ts';
@@ -120,8 +121,16 @@ export function conditionalFacts(question: string, type: QuestionType, asked: re
 }
 
 /**
- * The facts to list for `question`: those whose condition the question names ("ברעידת אדמה"),
- * else all of them (`named` says which). The asked term's own words never pick a condition.
+ * The words a question may hold beside the asked term and still ask for every case: the names of
+ * insurances and their products ("בביטוח דירה", "home insurance"; the router's curated phrases).
+ */
+const SUBJECT_TERMS = termSet([...Object.keys(DOMAIN_KEYWORDS), ...Object.values(DOMAIN_KEYWORDS).flat(), 'ביטוח פוליסה insurance policy'].join(' '));
+
+/**
+ * The facts to list for `question`: those whose condition the question names ("ברעידת אדמה");
+ * else all of them when the question says nothing but the asked term and its insurance; else
+ * none, since it asks about something no case is stated for ("ומה לגבי מזג האוויר?" after the
+ * deductible). `named` says which. The asked term's own words never pick a condition.
  */
 export function factsForQuestion(question: string, asked: readonly string[], facts: readonly ConditionalFact[]): { facts: ConditionalFact[]; named: boolean } {
   const askedTerms = termSet(asked.map((a) => `${a} ${expandQuery(a).terms}`).join(' '));
@@ -131,5 +140,7 @@ export function factsForQuestion(question: string, asked: readonly string[], fac
     const terms = termSet(f.condition);
     return words.some((w) => w.some((t) => terms.has(t)));
   });
-  return { facts: (named.length > 0 ? named : facts).slice(0, MAX_LISTED_FACTS), named: named.length > 0 };
+  if (named.length > 0) return { facts: named.slice(0, MAX_LISTED_FACTS), named: true };
+  const unexplained = contentWords(question).filter((w) => !w.some((t) => askedTerms.has(t) || UNNAMING.has(t) || SUBJECT_TERMS.has(t)));
+  return { facts: unexplained.length > 0 ? [] : facts.slice(0, MAX_LISTED_FACTS), named: false };
 }

@@ -26,7 +26,7 @@ import type { ChatTurn } from '../answer/types.ts';
 import type { Lang } from '../core/schema.ts';
 import { detectLang, tokenize } from '../core/tokenizer/index.ts';
 import { isBareQuestionWord, readsAsContinuation, refersBack, withoutContinuation } from './follow-up-cues.ts';
-import { reaskAbout } from './follow-up-subject.ts';
+import { namedInsurance, reaskAbout } from './follow-up-subject.ts';
 import { mentionsInsurance } from './route.ts';
 import { contentWords } from './terms.ts';
 
@@ -41,6 +41,11 @@ export interface AnalyzedQuestion {
   followUp: boolean;
   /** What made it a follow-up; null when it is not one. */
   followUpSignal: FollowUpSignal;
+  /**
+   * The domain to search when the question names it outright: a follow-up that re-asks the previous
+   * question about another insurance ("ומה לגבי נסיעות?"). Absent otherwise (the router decides).
+   */
+  domain?: string | null;
 }
 
 /** Whether a bare ellipsis's words continue the previous question's topic (`previous` as it was searched). */
@@ -107,7 +112,8 @@ export async function analyzeQuestion(question: string, history: readonly ChatTu
   const own = withoutContinuation(text) || text;
   const followUp = { ...alone, followUp: true, followUpSignal: signal };
   const reasked = reaskAbout(previous!, own);
-  if (reasked) return { ...followUp, searchQuery: reasked };
+  // The customer named the insurance: search it, whatever the router makes of the previous question's words.
+  if (reasked) return { ...followUp, searchQuery: reasked, domain: namedInsurance(own) };
   const carried = contentSurfaceWords(previous!, new Set(tokenize(own)));
   if (carried.length === 0) return alone;
   return { ...followUp, searchQuery: `${carried.join(' ')} ${own}` };

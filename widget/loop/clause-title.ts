@@ -12,7 +12,7 @@
  */
 const CLAUSE_LINE = /^\s*\d{1,2}(?:\.\d{1,2}){0,4}\.?\s+([^\n–—:;.?!|"“”]{2,40}?)(?:\s+[–—-]|\.)\s+\S/u;
 /** A title is a name of a few words, not the start of a sentence. */
-const MAX_TITLE_WORDS = 5;
+const MAX_TITLE_WORDS = 7;
 
 /** The title of the clause whose line holds `offset` in `text` ("רעידת אדמה"), or null. */
 export function clauseTitleAt(text: string, offset: number): string | null {

@@ -7,9 +7,9 @@
  *   the passages: it judged relevance itself;
  * - high: every claim supported and the correctness model at or above its fitted threshold,
  *   chosen so that "high" answers cite a page that answers the question at least 80 % of the
- *   time on held-out folds (builder/eval/fit-answerability.ts), unless the answer leads with a
- *   quantity of another kind than the one asked (a housing allowance for "what is the
- *   deductible?" is wrong however well the rest of it is supported);
+ *   time on held-out folds (builder/eval/fit-answerability.ts), unless the answer's first quote
+ *   misses what is asked (a housing allowance for "what is the deductible?" is wrong however
+ *   well the rest of it is supported);
  * - medium: the rest → the answer with a caveat line.
  */
 import type { Confidence } from '../answer/types.ts';
@@ -30,14 +30,14 @@ export interface ConfidenceInput {
   assessment: Pick<Assessment, 'refuse' | 'high'>;
   /** The passages were graded by an LLM, which has judged answerability itself. */
   llmGraded?: boolean;
-  /** The answer leads with a quantity of another kind than the question asks for (facts.ts `statesAnotherKind`). */
-  leadOfAnotherKind?: boolean;
+  /** The answer's first quote misses what the question asks for (facts.ts `leadMissesAsked`). */
+  leadMissesAskedFact?: boolean;
 }
 
 export function confidenceTier(input: ConfidenceInput): Confidence | 'refuse' {
   if (input.kept === 0 || !input.cited || input.groundedFraction < GROUNDED_MIN_FRACTION) return 'low';
   if (input.assessment.refuse && !input.llmGraded) return 'refuse';
-  if (input.groundedFraction >= 1 && input.assessment.high && !input.leadOfAnotherKind) return 'high';
+  if (input.groundedFraction >= 1 && input.assessment.high && !input.leadMissesAskedFact) return 'high';
   return 'medium';
 }
 

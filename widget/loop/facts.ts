@@ -203,23 +203,23 @@ export function askedFacts(
 const ALL_FACT_KINDS: readonly FactKind[] = ['amount', 'duration', 'age', 'percentage', 'count'];
 
 /**
- * Whether `quote`, the sentence an answer leads with, states a quantity that is not what
- * `question` asks: a housing allowance for "מה ההשתתפות העצמית?", a sum for "תוך כמה זמן?".
- * A quote that states no quantity at all is not one of another kind (it may be a verdict, a
+ * Whether `quote`, the sentence an answer leads with, misses what `question` asks for: it states
+ * a quantity of another kind (a housing allowance for "מה ההשתתפות העצמית?", a sum for "תוך כמה
+ * זמן?"), or the question names a term and the quote neither names it nor states a fact about it
+ * (a clause on wear and weather for "ומה לגבי מזג האוויר?" after the deductible). A quote that
+ * states no quantity for a question that names no term misses nothing (it may be a verdict, a
  * procedure, or the clause that the asked fact's table sits under).
  */
-export function statesAnotherKind(quote: string, question: string, context: readonly string[] = []): boolean {
+export function leadMissesAsked(quote: string, question: string, context: readonly string[] = []): boolean {
   const type = detectQuestionType(question);
   if (!isFactKind(type)) return false;
   const asked = factLabels(question, type);
   if (askedFacts(quote, question, type, asked, context).length > 0) return false;
+  if (asked.length > 0) return !asked.some((a) => sameTerm(a, quote));
   const stated = ALL_FACT_KINDS.filter((k) => findFacts(quote, k).length > 0);
-  if (stated.length === 0) return false;
-  // A quantity, none of it about the term the question names.
-  if (asked.length > 0) return true;
   // "כמה אשלם?" is answered by a share as well as by a sum.
   const money: readonly FactKind[] = ['amount', 'percentage'];
-  return stated.every((k) => k !== type && !(money.includes(type) && money.includes(k)));
+  return stated.length > 0 && stated.every((k) => k !== type && !(money.includes(type) && money.includes(k)));
 }
 
 /** The fact of the asked kind a sentence states: the first one it says what it is about, else the first. */

@@ -114,3 +114,14 @@ export function reaskAbout(previous: string, followUp: string): string | null {
   const out = [...words.slice(0, at).filter((_, i) => !replaced.has(i)), ...added, ...words.slice(at).filter((_, k) => !replaced.has(at + k))];
   return `${out.join(' ')}${end}`;
 }
+
+/** The one insurance `followUp` names ("רכב?" → "car"), or null when it names none or several. */
+export function namedInsurance(followUp: string): string | null {
+  const named = nameWords(
+    followUp
+      .trim()
+      .split(/\s+/)
+      .map((w) => tokenize(w)),
+  );
+  return named.size === 1 ? [...named.keys()][0] : null;
+}

@@ -32,6 +32,8 @@ import { repeatsPreviousAnswer } from './repeated-answer.ts';
 import { offTopicText, routedDomain } from './route.ts';
 import { assess, modelFor, readsQuote, refusalReadsQuote, type AnswerabilityModel, type Assessment } from './answerability.ts';
 import { computeEvidence, quoteHead, type Evidence } from './evidence.ts';
+import { leadMissesAsked } from './facts.ts';
+import { askingText } from './question-type.ts';
 import { smallTalkKind } from './small-talk.ts';
 import { strings, type ContactChannels } from './strings.ts';
 import { routerTopicFit } from './topic-fit.ts';
@@ -146,7 +148,7 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
       interfaceLang: ctx.input.lang ?? 'auto',
       fitsPreviousTopic: routerTopicFit((query) => ctx.deps.search.route(query)),
     });
-    ctx.request = { query: ctx.analyzed.searchQuery, domain: ctx.input.domain ?? null };
+    ctx.request = { query: ctx.analyzed.searchQuery, domain: ctx.input.domain ?? ctx.analyzed.domain ?? null };
   },
   async retrieve(ctx) {
     ctx.retrieved = await retrieve(ctx.deps.search, ctx.request!, ctx.options.signal);
@@ -204,6 +206,7 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
         assessment: ctx.assessment!,
         // An LLM that graded the passages has judged answerability itself.
         llmGraded: ctx.grade!.method === 'llm',
+        leadMissesAskedFact: leadMissesAskedFact(ctx, citations[0]),
       });
       // A follow-up quoting only what the previous answer quoted found nothing of what it added (repeated-answer.ts).
       const repeats = ctx.analyzed!.followUp && repeatsPreviousAnswer(ctx.input.question, ctx.input.history, citations);
@@ -238,6 +241,13 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
     ctx.result = { ...closest, refusal: ctx.facts.notAnswerable ? 'not-answerable' : ctx.parsed ? 'not-grounded' : 'no-passages' };
   },
 };
+
+/** Whether the answer's first quote misses what the question asks for (facts.ts). */
+function leadMissesAskedFact(ctx: Context, first: Citation | undefined): boolean {
+  if (!first?.quote) return false;
+  const asking = askingText(ctx.input.question, ctx.analyzed!.searchQuery);
+  return first.quote.split(' … ').some((q) => leadMissesAsked(q, asking, first.sectionPath));
+}
 
 /**
  * The similarity of the answer's first quoted sentence to the question (evidence.ts, semQuote), and

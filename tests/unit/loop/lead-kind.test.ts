@@ -11,11 +11,12 @@ import { buildIndex } from '../../../builder/pipeline/build-index.ts';
 import { readIndexFolder } from '../../../builder/read-index-folder.ts';
 import { writeDemoPdf } from '../../../tools/demo-pdf.ts';
 import { plainAnswerText } from '../../../widget/answer/document-text.ts';
+import type { ChatTurn } from '../../../widget/answer/types.ts';
 import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
 import { conditionalFacts } from '../../../widget/engines/fact-list.ts';
 import { clauseTitleAt } from '../../../widget/loop/clause-title.ts';
 import { confidenceTier } from '../../../widget/loop/confidence.ts';
-import { askedFacts, statesAnotherKind } from '../../../widget/loop/facts.ts';
+import { askedFacts, leadMissesAsked } from '../../../widget/loop/facts.ts';
 import { runAnswerLoop } from '../../../widget/loop/machine.ts';
 import { LocalSearchService } from '../../../widget/search/local-search-service.ts';
 import { DEMO_CORPUS, passage } from './helpers.ts';
@@ -75,6 +76,31 @@ describe('the lead fact is of the asked kind (demo corpus, real loop)', () => {
   });
 });
 
+describe('follow-ups about another subject (demo corpus, real loop)', () => {
+  async function after(first: string, question: string) {
+    const previous = await runAnswerLoop({ question: first, history: [] }, { search, engine });
+    const history: ChatTurn[] = [
+      { role: 'user', text: first, at: 0 },
+      { role: 'assistant', text: previous.text, answer: previous, at: 1 },
+    ];
+    return runAnswerLoop({ question, history }, { search, engine });
+  }
+
+  it('searches the insurance a follow-up names, even where the router leans elsewhere', async () => {
+    // Alone, "מה ההשתתפות העצמית בביטוח נסיעות?" routes to car on the demo index: the deductible is a car word there.
+    const a = await after('מה ההשתתפות העצמית בביטוח דירה?', 'ומה לגבי נסיעות?');
+    expect(a.domain).toBe('travel');
+    expect(a.citations[0].file.startsWith('travel/')).toBe(true);
+    expect(plainAnswerText(a.text)).toContain('ביטול נסיעה: 10% מההפסד');
+  });
+
+  it('lists no deductibles for a follow-up about something no case is stated for, and does not call it "high"', async () => {
+    const a = await after('מה ההשתתפות העצמית בביטוח דירה?', 'ומה לגבי מזג האוויר?');
+    expect(leadOf(plainAnswerText(a.text).split('\n'))).toEqual([]);
+    expect(a.confidence).not.toBe('high');
+  });
+});
+
 describe('facts of the asked kind', () => {
   it('a deductible is the asked term or stated under it, never another sum the clause holds', () => {
     const question = 'מה ההשתתפות העצמית בביטוח דירה?';
@@ -88,19 +114,22 @@ describe('facts of the asked kind', () => {
     expect(askedFacts('טבלת הפרמיות ₪ 10,000 פרמיה חודשית לכל', 'כמה תהיה הפרמיה החודשית?', 'amount')).toEqual([]);
   });
 
-  it('tells a lead of another kind: a sum for a deductible or for a period, but not a share for "how much will I pay"', () => {
-    expect(statesAnotherKind('המבטחת תשלם שכר דירה חלופית עד 6,000 ש"ח לחודש.', 'מה ההשתתפות העצמית בביטוח דירה?')).toBe(true);
-    expect(statesAnotherKind('ההשתתפות העצמית היא 300 ש"ח.', 'מה ההשתתפות העצמית בביטוח דירה?')).toBe(false);
-    expect(statesAnotherKind('המבטחת תשלם עד 6,000 ש"ח.', 'תוך כמה זמן משלמים תביעה?')).toBe(true);
-    expect(statesAnotherKind('המבוטח ישלם השתתפות עצמית בגובה 20% מההוצאה.', 'כמה אצטרך לשלם מהכיס?')).toBe(false);
-    // No quantity at all is no quantity of another kind.
-    expect(statesAnotherKind('יש להגיש את התביעה באזור האישי.', 'מה ההשתתפות העצמית?')).toBe(false);
+  it('tells a lead that misses the ask: a sum for a deductible or for a period, a clause silent on the asked term; not a share for "how much will I pay"', () => {
+    expect(leadMissesAsked('המבטחת תשלם שכר דירה חלופית עד 6,000 ש"ח לחודש.', 'מה ההשתתפות העצמית בביטוח דירה?')).toBe(true);
+    expect(leadMissesAsked('ההשתתפות העצמית היא 300 ש"ח.', 'מה ההשתתפות העצמית בביטוח דירה?')).toBe(false);
+    expect(leadMissesAsked('המבטחת תשלם עד 6,000 ש"ח.', 'תוך כמה זמן משלמים תביעה?')).toBe(true);
+    expect(leadMissesAsked('המבוטח ישלם השתתפות עצמית בגובה 20% מההוצאה.', 'כמה אצטרך לשלם מהכיס?')).toBe(false);
+    // A question that names no term: a quote without a quantity misses nothing.
+    expect(leadMissesAsked('יש להגיש את התביעה באזור האישי.', 'כמה אקבל?')).toBe(false);
+    // A question that names a term: the quote must speak of it.
+    expect(leadMissesAsked('בלאי הוא ירידה הדרגתית בערך הרכוש עקב מזג האוויר.', 'ההשתתפות העצמית בביטוח דירה מזג האוויר?')).toBe(true);
+    expect(leadMissesAsked('ההשתתפות העצמית תנוכה מתגמולי הביטוח.', 'מה ההשתתפות העצמית בביטוח רכב?')).toBe(false);
   });
 
-  it('never calls an answer that leads with a fact of another kind "high"', () => {
+  it('never calls an answer whose lead misses what is asked "high"', () => {
     const strong = { refuse: false, high: true };
     expect(confidenceTier({ kept: 3, cited: true, groundedFraction: 1, assessment: strong })).toBe('high');
-    expect(confidenceTier({ kept: 3, cited: true, groundedFraction: 1, assessment: strong, leadOfAnotherKind: true })).toBe('medium');
+    expect(confidenceTier({ kept: 3, cited: true, groundedFraction: 1, assessment: strong, leadMissesAskedFact: true })).toBe('medium');
   });
 
   it('reads a clause title and the facts stated under each', () => {
