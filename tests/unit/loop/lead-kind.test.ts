@@ -77,7 +77,7 @@ describe('the lead fact is of the asked kind (demo corpus, real loop)', () => {
 });
 
 describe('follow-ups about another subject (demo corpus, real loop)', () => {
-  async function after(first: string, question: string) {
+  async function followUpAfter(first: string, question: string) {
     const previous = await runAnswerLoop({ question: first, history: [] }, { search, engine });
     const history: ChatTurn[] = [
       { role: 'user', text: first, at: 0 },
@@ -88,14 +88,14 @@ describe('follow-ups about another subject (demo corpus, real loop)', () => {
 
   it('searches the insurance a follow-up names, even where the router leans elsewhere', async () => {
     // Alone, "מה ההשתתפות העצמית בביטוח נסיעות?" routes to car on the demo index: the deductible is a car word there.
-    const a = await after('מה ההשתתפות העצמית בביטוח דירה?', 'ומה לגבי נסיעות?');
+    const a = await followUpAfter('מה ההשתתפות העצמית בביטוח דירה?', 'ומה לגבי נסיעות?');
     expect(a.domain).toBe('travel');
     expect(a.citations[0].file.startsWith('travel/')).toBe(true);
     expect(plainAnswerText(a.text)).toContain('ביטול נסיעה: 10% מההפסד');
   });
 
   it('lists no deductibles for a follow-up about something no case is stated for, and does not call it "high"', async () => {
-    const a = await after('מה ההשתתפות העצמית בביטוח דירה?', 'ומה לגבי מזג האוויר?');
+    const a = await followUpAfter('מה ההשתתפות העצמית בביטוח דירה?', 'ומה לגבי מזג האוויר?');
     expect(leadOf(plainAnswerText(a.text).split('\n'))).toEqual([]);
     expect(a.confidence).not.toBe('high');
   });
