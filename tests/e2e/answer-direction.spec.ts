@@ -14,7 +14,8 @@ type Dir = 'rtl' | 'ltr';
 
 /** Each answers with a lead line "label: value [1]" and quotes after it. */
 const FACT_QUESTIONS: Record<Lang, { question: string; lead: RegExp }> = {
-  he: { question: 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?', lead: /^השתתפות עצמית: 250 ש"ח/ },
+  // (The windshield question now lists both centres' deductibles: no one "label: value" line.)
+  he: { question: 'מה ההשתתפות העצמית בתביעה על נזקי מים?', lead: /^השתתפות העצמית, נזקי מים: 500 ש"ח/ },
   en: { question: 'How soon must I report a home insurance claim?', lead: /^Period: 30 days/ },
 };
 /** Answered in Hebrew by quoting an English clause. */

@@ -19,7 +19,7 @@ import { oneLine, sentenceSpans } from '../loop/sentences.ts';
 import { clauseTitleAt } from '../loop/clause-title.ts';
 import { askedFacts, findFacts, sameTerm, type Fact } from '../loop/facts.ts';
 import type { QuestionType } from '../loop/question-type.ts';
-import { contentWords, termSet } from '../loop/terms.ts';
+import { contentWords, coverage, termSet, type Word } from '../loop/terms.ts';
 import type { GradedPassage } from './engine.ts';
 
 /** A fact of the asked kind with the condition it holds under. */
@@ -37,6 +37,9 @@ export interface ConditionalFact {
  * earthquake, not the water damage clause.
  */
 const UNNAMING = termSet('נזק נזקים נזקי תביעה תביעות ביטוח פוליסה כיסוי מקרה damage damages loss claim claims insurance policy cover event');
+
+/** Share of the question's own words a condition must hold to be the one the question names. */
+export const NAMED_MIN_COVERAGE = 0.5;
 
 /** A list longer than this is a table dump, not an answer: the quotes carry the rest. */
 export const MAX_LISTED_FACTS = 6;
@@ -134,11 +137,16 @@ const SUBJECT_TERMS = termSet([...Object.keys(DOMAIN_KEYWORDS), ...Object.values
  */
 export function factsForQuestion(question: string, asked: readonly string[], facts: readonly ConditionalFact[]): { facts: ConditionalFact[]; named: boolean } {
   const askedTerms = termSet(asked.map((a) => `${a} ${expandQuery(a).terms}`).join(' '));
-  // The question's words and their lexicon equivalents: "earthquake" names "רעידת אדמה".
-  const words = contentWords(`${question} ${expandQuery(question).terms}`).filter((w) => !w.some((t) => askedTerms.has(t) || UNNAMING.has(t)));
+  const conditionWords = (text: string) => contentWords(text).filter((w) => !w.some((t) => askedTerms.has(t) || UNNAMING.has(t)));
+  const own = conditionWords(question);
+  // Across languages the condition meets the question's lexicon equivalents: "earthquake" names "רעידת אדמה".
+  const equivalents = conditionWords(expandQuery(question).terms);
+  // A condition is named when it holds at least half of the question's own words (or of their
+  // equivalents): "התייעצות עם רופא מומחה" does not name "ניתוח אצל מנתח שאינו רופא הסכם" by its one "רופא".
+  const names = (words: readonly Word[], terms: ReadonlySet<string>) => words.length > 0 && coverage(words, terms) >= NAMED_MIN_COVERAGE;
   const named = facts.filter((f) => {
     const terms = termSet(f.condition);
-    return words.some((w) => w.some((t) => terms.has(t)));
+    return names(own, terms) || names(equivalents, terms);
   });
   if (named.length > 0) return { facts: named.slice(0, MAX_LISTED_FACTS), named: true };
   const unexplained = contentWords(question).filter((w) => !w.some((t) => askedTerms.has(t) || UNNAMING.has(t) || SUBJECT_TERMS.has(t)));

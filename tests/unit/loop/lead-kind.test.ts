@@ -70,6 +70,16 @@ describe('the lead fact is of the asked kind (demo corpus, real loop)', () => {
     expect(files[0]).toBe('car/files/car-policy.md');
   });
 
+  it('lists both windshield deductibles for a question that names no centre, and a named case by more than one shared word', async () => {
+    const windshield = leadOf((await ask('כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?')).lines);
+    expect(windshield[0]).toBe('השתתפות עצמית:');
+    expect(windshield.some((l) => l.includes('250 ש"ח'))).toBe(true);
+    expect(windshield.some((l) => l.includes('600 ש"ח'))).toBe(true);
+    // "רופא" alone does not make the surgeon's clause the consultation's: its 5,000 ש"ח never leads.
+    const consultation = leadOf((await ask('כמה השתתפות עצמית אשלם על התייעצות עם רופא מומחה?')).lines);
+    expect(consultation).toEqual(['השתתפות עצמית: 250 ש"ח [1]']);
+  });
+
   it('lists the English policy’s excesses for an English question', async () => {
     const { lines } = await ask('What is the deductible for home insurance?');
     expect(leadOf(lines)).toEqual(['Deductible:', '- Water damage: 500 ILS [1]', '- Fire and smoke: 300 ILS [1]']);
