@@ -76,7 +76,7 @@ for (const set of ['dev-v2', 'dev-v3']) {
   const high = r.filter((x) => x.confidence === 'high' && !x.refused);
   const wrongHigh = high.filter((x) => !x.askedKind);
   console.log(
-    `${set}: ${r.length} answerable questions asking for a quantity | answered ${r.filter((x) => !x.refused).length} | lead of the asked kind ${r.filter((x) => x.askedKind).length} | opening with a fact line ${r.filter((x) => x.factLine).length} | "high" ${high.length} (citing a page that answers ${high.filter((x) => x.citesGold).length}), of them lead of another kind ${wrongHigh.length}`,
+    `${set}: ${r.length} answerable questions asking for a quantity | answered ${r.filter((x) => !x.refused).length} | lead of the asked kind ${r.filter((x) => x.askedKind).length} | opening with a fact line ${r.filter((x) => x.factLine).length} | "high" ${high.length} (citing a page that answers ${high.filter((x) => x.citesGold).length}), of them led by something else than the asked kind ${wrongHigh.length}`,
   );
 }
 if (values.json) await writeFile(values.json, JSON.stringify(rows, null, 1));
