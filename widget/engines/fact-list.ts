@@ -42,7 +42,7 @@ const UNNAMING = termSet('נזק נזקים נזקי תביעה תביעות ב�
 export const NAMED_MIN_COVERAGE = 0.5;
 
 /** A list longer than this is a table dump, not an answer: the quotes carry the rest. */
-export const MAX_LISTED_FACTS = 6;
+export const MAX_LISTED_FACTS = 8;
 const CELL = ' | ';
 
 /** The stretch of `sentence` from its first fact to the end of its last. */
