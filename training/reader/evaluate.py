@@ -1,7 +1,7 @@
 """Greedy reading of the held-out fold, by the base model or with an adapter, and its figures.
 
     .venv/bin/python evaluate.py --fold 0 --limit 40                       # the base model
-    .venv/bin/python evaluate.py --fold 0 --limit 40 --adapter runs/r16-qkvo-upper/adapter
+    .venv/bin/python evaluate.py --fold 0 --limit 40 --adapter runs/r16-all7-upper-bal/adapter
 
 The subset: the fold's examples grouped by (source, kind), each group in a seeded order, then taken
 round-robin, so the first N hold every source and kind in about equal numbers.
