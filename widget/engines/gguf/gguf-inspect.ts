@@ -4,12 +4,12 @@
  * - `probeGgufHeader`, on the first bytes (a Range request, before the download): the magic, the
  *   version and the architecture, which GGUF writers put first. An HTML error page, a 404 body or
  *   a safetensors file is refused before 250 MB come down.
- * - `inspectGguf`, on the downloaded file: the full metadata (builder/models/gguf-file.ts, the
+ * - `inspectGguf`, on the downloaded file: the full metadata (widget/core/format/gguf-file.ts, the
  *   reader `models fetch` uses), the tensors' extent — a file cut short is refused here, where
  *   llama.cpp would fail with a bare "tensor data is not within the file bounds" — and the prompt
  *   format the model takes.
  */
-import { readGgufMetadata, summarizeGguf, type GgufMetadata, type GgufSummary } from '../../../builder/models/gguf-file.ts';
+import { readGgufMetadata, summarizeGguf, type GgufMetadata, type GgufSummary } from '../../core/format/gguf-file.ts';
 import { createError } from '../../core/errors.ts';
 
 /**

@@ -5,7 +5,7 @@
  * downloads it. Layout (little-endian): "GGUF", u32 version (2 or 3), u64 tensor count, u64
  * key/value count, then each key (u64 length + UTF-8) with a u32 type and its value.
  */
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 
 export type GgufValue = number | bigint | boolean | string | GgufValue[];
 
