@@ -90,6 +90,11 @@ const MESSAGES = {
     `${url} is not a usable GGUF model (${reason}). Fetch it again ("npx harel-builder models fetch" checks its sha256), or point gguf-model at another .gguf file.`,
   GGUF_ARCH_UNSUPPORTED: (url: string, architecture: string, supported: string) =>
     `${url} is a "${architecture}" model, which this widget does not run. Use a GGUF of one of: ${supported} (Gemma 3 270M, 1B and up work).`,
+  // The reader (engines/gguf/gguf-reader.ts): Gemma fine-tuned to read one passage
+  READER_PROMPT_TOO_LONG: (limit: number, reason: string) =>
+    `The reader's prompt cannot fit its ${limit}-token budget (${reason}). Ask a shorter question; the answer from the documents' own words stands.`,
+  READER_MODEL_UNSUPPORTED: (url: string, reason: string) =>
+    `${url} cannot run as the reader (${reason}). Run "npx harel-builder models fetch" for gemma-3-270m-harel-reader.gguf, or point the reader at a Gemma 3 GGUF.`,
 } as const;
 
 export type ErrorCode = keyof typeof MESSAGES;
