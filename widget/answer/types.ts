@@ -91,6 +91,31 @@ export interface Answer {
    * Absent when the loop stopped before searching.
    */
   evidence?: AnswerEvidence;
+  /**
+   * What the reader model did with this answer (widget/loop/read.ts): the span it found and the
+   * citation it read it in, or that every window it read said "not here", or why it did not read
+   * (no reader on the page, the device cannot run it, the answer was refused, stopped). Absent in
+   * conversations stored before the reader existed, and in the draft shown while it reads.
+   */
+  reader?: AnswerReader;
+}
+
+export interface AnswerReader {
+  verdict: 'span' | 'no-answer' | 'skipped';
+  /** The span leading the answer (verbatim in the window read), for 'span'. */
+  span: string | null;
+  /** The citation whose page held the span, for 'span'. */
+  n: number | null;
+  /** Reading time, all calls. */
+  ms: number;
+  /** Reader calls made (windows read). */
+  calls: number;
+  /** The model's probability of "not in this passage" (its first token), where the engine reports it. */
+  noAnswerProbability: number | null;
+  /** The reader's model, null when none was loaded. */
+  model: string | null;
+  /** For 'skipped' (and a discarded span): why. */
+  reason: string | null;
 }
 
 export interface AnswerEvidence {

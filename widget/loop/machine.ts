@@ -6,7 +6,7 @@
  *                          └→ grade ─nothing kept→ retry → retrieve (once, broader)
  *                               └→ generate → ground ─not grounded→ retry (once)
  *                                               ├─not answerable→ fallback → done
- *                                               └→ done       (second failure → fallback → done)
+ *                                               └→ read → done (second failure → fallback → done)
  *
  * retrieve precedes route: the search service routes and retrieves in one call (one worker round
  * trip), and off-topic detection needs both the router's evidence and what retrieval found. The
@@ -14,11 +14,16 @@
  * models (answerability.ts) read it there for off-topic, and at the ground step for the refusal
  * and the confidence tier. A refusal on evidence is not retried: the broader retry exists for
  * mechanical failures (nothing kept, an answer its passages do not support).
+ *
+ * read: the reader model (read.ts) reads the cited page(s) once the answer is composed; the draft
+ * goes to `onDraft` first, so the customer reads the extractive answer while the model reads. A
+ * page without a reader passes through it at once (the answer says why it was skipped).
  */
-import type { Answer, AnswerTimings, ChatTurn, Citation, Confidence } from '../answer/types.ts';
+import type { Answer, AnswerReader, AnswerTimings, ChatTurn, Citation, Confidence } from '../answer/types.ts';
 import { createError, isHarelError, throwIfAborted } from '../core/errors.ts';
 import type { Lang } from '../core/schema.ts';
 import type { AnswerEngine, GenerateResult, GradedPassage } from '../engines/engine.ts';
+import type { PassageReader } from '../engines/reader.ts';
 import type { ContextPassage, SearchRequest, SearchService } from '../search/search-service.ts';
 import { analyzeQuestion, type AnalyzedQuestion } from './analyze.ts';
 import { buildCitations, parseCitations, type ParsedCitations } from './citations.ts';
@@ -27,6 +32,7 @@ import { broaderRequest, refusalWithClosest } from './fallback.ts';
 import { generateAnswer, numberPassages } from './generate.ts';
 import { gradeFeatures, gradePassages, type GradedCandidate, type GradeResult } from './grade.ts';
 import { groundAnswer, type GroundResult } from './ground.ts';
+import { readAnswer } from './read.ts';
 import { rankedPassages, retrieve, type Retrieved } from './retrieve.ts';
 import { repeatsPreviousAnswer } from './repeated-answer.ts';
 import { offTopicText, routedDomain } from './route.ts';
@@ -38,7 +44,7 @@ import { smallTalkKind } from './small-talk.ts';
 import { strings, type ContactChannels } from './strings.ts';
 import { routerTopicFit } from './topic-fit.ts';
 
-export type LoopState = 'analyze' | 'route' | 'retrieve' | 'grade' | 'generate' | 'ground' | 'retry' | 'fallback' | 'done';
+export type LoopState = 'analyze' | 'route' | 'retrieve' | 'grade' | 'generate' | 'ground' | 'read' | 'retry' | 'fallback' | 'done';
 
 /** What the transitions look at, and nothing else. */
 export interface LoopFacts {
@@ -65,7 +71,8 @@ export function transition(state: LoopState, facts: LoopFacts): LoopState {
     case 'generate':
       return 'ground';
     case 'ground':
-      return facts.grounded ? 'done' : facts.notAnswerable || facts.retried ? 'fallback' : 'retry';
+      return facts.grounded ? 'read' : facts.notAnswerable || facts.retried ? 'fallback' : 'retry';
+    case 'read':
     case 'fallback':
     case 'done':
       return 'done';
@@ -87,12 +94,26 @@ export interface LoopDeps {
   engine: AnswerEngine;
   /** Named in the off-topic reply; unset, the reply names no insurer. */
   contacts?: ContactChannels;
+  /** The reader model and how the page uses it; unset: answers say the reader was skipped. */
+  reader?: ReaderSetup;
+}
+
+export interface ReaderSetup {
+  /** Null while it loads, or where the device cannot run it (`unavailable` says why). */
+  reader: PassageReader | null;
+  unavailable?: string;
+  /** Reader calls per answer (read.ts DEFAULT_READER_CALLS). */
+  maxCalls: number;
+  /** Refuse where every window read says "not in this passage" (and the answer is not "high"). */
+  refuses: boolean;
 }
 
 export interface LoopOptions {
   signal?: AbortSignal;
   onState?: (state: LoopState) => void;
   onText?: (text: string) => void;
+  /** The composed answer before the reader reads (only where a reader is loaded): shown while it reads. */
+  onDraft?: (answer: Answer) => void;
   /** Threshold overrides for calibration and evals (builder/eval/calibrate-grade.ts); the widget uses the defaults. */
   tuning?: LoopTuning;
 }
@@ -132,6 +153,7 @@ interface Context {
   ground?: GroundResult;
   confidence: Confidence;
   result?: { text: string; citations: Citation[]; refusal: Answer['refusal'] };
+  reader: AnswerReader;
 }
 
 type Step = (ctx: Context) => Promise<void> | void;
@@ -221,6 +243,23 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
         refusal: null,
       };
     }),
+  async read(ctx) {
+    const setup = ctx.deps.reader;
+    if (!setup?.reader) {
+      ctx.reader = skippedReader(setup ? (setup.unavailable ?? 'the reader is loading') : 'no reader on this page');
+      return;
+    }
+    ctx.options.onDraft?.(assembleAnswer(ctx));
+    const outcome = await readAnswer(ctx.analyzed!.searchQuery, ctx.result!, ctx.passages, setup.reader, { maxCalls: setup.maxCalls, refuses: setup.refuses, signal: ctx.options.signal });
+    ctx.reader = outcome.reader;
+    if (outcome.text) {
+      ctx.result = { ...ctx.result!, text: outcome.text };
+    } else if (outcome.allNoAnswer && setup.refuses && ctx.confidence !== 'high') {
+      const closest = refusalWithClosest(ctx.analyzed!.lang, ctx.analyzed!.searchQuery, ctx.seen);
+      ctx.confidence = 'low';
+      ctx.result = { ...closest, refusal: 'not-answerable' };
+    }
+  },
   retry(ctx) {
     ctx.facts.retried = true;
     ctx.request = broaderRequest(ctx.request!);
@@ -239,8 +278,13 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
     }
     const closest = refusalWithClosest(lang, ctx.analyzed!.searchQuery, ctx.seen);
     ctx.result = { ...closest, refusal: ctx.facts.notAnswerable ? 'not-answerable' : ctx.parsed ? 'not-grounded' : 'no-passages' };
+    ctx.reader = skippedReader('the answer was refused before reading', ctx.deps.reader?.reader?.modelId ?? null);
   },
 };
+
+function skippedReader(reason: string, model: string | null = null): AnswerReader {
+  return { verdict: 'skipped', span: null, n: null, ms: 0, calls: 0, noAnswerProbability: null, model, reason };
+}
 
 /** Whether the answer's first quote misses what the question asks for (facts.ts). */
 function leadMissesAskedFact(ctx: Context, first: Citation | undefined): boolean {
@@ -277,6 +321,7 @@ export async function runAnswerLoop(input: LoopInput, deps: LoopDeps, options: L
     seen: [],
     passages: [],
     confidence: 'low',
+    reader: skippedReader('no reader on this page'),
   };
   let state: LoopState = 'analyze';
   try {
@@ -292,14 +337,19 @@ export async function runAnswerLoop(input: LoopInput, deps: LoopDeps, options: L
   }
   throwIfAborted(options.signal);
   options.onState?.('done');
-  const result = ctx.result!;
-  options.onText?.(result.text);
+  options.onText?.(ctx.result!.text);
   ctx.timings.total = performance.now() - start;
+  return { ...assembleAnswer(ctx), reader: ctx.reader };
+}
+
+/** The Answer as the loop stands (the draft before reading, and the final one). */
+function assembleAnswer(ctx: Context): Answer {
+  const result = ctx.result!;
   const response = ctx.retrieved!.response;
   return {
     text: result.text,
     citations: result.citations,
-    mode: deps.engine.mode,
+    mode: ctx.deps.engine.mode,
     confidence: ctx.confidence,
     refused: result.refusal !== null,
     refusal: result.refusal,
@@ -309,7 +359,7 @@ export async function runAnswerLoop(input: LoopInput, deps: LoopDeps, options: L
     searchedQuery: ctx.analyzed!.searchQuery,
     searchMode: response.result.mode,
     retrieved: rankedPassages(ctx.ranked ?? []),
-    timings: ctx.timings,
+    timings: { ...ctx.timings },
     ...(ctx.evidence && ctx.assessment
       ? {
           evidence: {

@@ -39,6 +39,7 @@ import type { ContactChannels } from '../loop/strings.ts';
 import type { IndexInfo, LoadIndexOptions, SearchService } from '../search/search-service.ts';
 import type { ConversationStore } from '../store/conversation-store.ts';
 import { PendingQuestions, type PendingQuestion } from './pending-questions.ts';
+import { ReaderSlot, type ReaderSettings } from './reader-slot.ts';
 
 /**
  * How long an answer waits for its turn to be stored before ask() resolves: long enough for
@@ -73,6 +74,8 @@ export interface SessionOptions {
   /** Conversation key: the index URL, so two sites' conversations never mix. */
   conversationKey: string;
   llmLoader: LlmLoader | null;
+  /** The reader model (reader-model), null where the page has none. */
+  reader?: ReaderSettings | null;
   onChange: () => void;
 }
 
@@ -103,6 +106,8 @@ export class ChatSession {
   streaming = '';
   /** Why an answer failed, by its question's turn: shown as that question's reply, not stored. */
   readonly answerErrors = new Map<ChatTurn, HarelError>();
+  /** The reader model, where the page turned it on (loadReader()). */
+  readonly reader: ReaderSlot;
 
   private engine: AnswerEngine = new ExtractiveEngine();
   private readonly options: SessionOptions;
@@ -120,6 +125,7 @@ export class ChatSession {
   constructor(options: SessionOptions) {
     this.options = options;
     this.queue = new PendingQuestions(() => this.changed());
+    this.reader = new ReaderSlot(options.reader ?? null, () => this.changed());
   }
 
   get mode(): AnswerMode {
@@ -235,12 +241,21 @@ export class ChatSession {
     this.streaming = '';
     this.answering = 'analyze';
     this.changed();
+    // The composed answer, shown while the reader reads; replaced by the read one.
+    let draft: ChatTurn | null = null;
     try {
       const answer = await runAnswerLoop(
         { question: text, history, domain: options.domain, lang: options.lang },
-        { search: this.options.search, engine: this.engine, contacts: options.contacts },
+        { search: this.options.search, engine: this.engine, contacts: options.contacts, reader: this.reader.setup() },
         {
           signal: controller.signal,
+          onDraft: (composed) => {
+            if (controller.signal.aborted) return;
+            draft = { role: 'assistant', text: composed.text, answer: composed, at: Date.now() };
+            if (this.indexInfo) draft.buildId = this.indexInfo.buildId;
+            this.turns = [...this.turns, draft];
+            this.changed();
+          },
           onState: (state) => {
             if (controller.signal.aborted) return;
             this.answering = state;
@@ -258,7 +273,7 @@ export class ChatSession {
       if (controller.signal.aborted) throw createError('ABORTED');
       const answered: ChatTurn = { role: 'assistant', text: answer.text, answer, at: Date.now() };
       if (this.indexInfo) answered.buildId = this.indexInfo.buildId;
-      this.turns = [...this.turns, answered];
+      this.turns = draft ? this.turns.map((t) => (t === draft ? answered : t)) : [...this.turns, answered];
       const saved = this.persist();
       // The answer is shown at once; ask() resolves once it is also stored (or SAVE_WAIT_MS passed).
       this.answering = null;
@@ -272,7 +287,16 @@ export class ChatSession {
       const failure = asHarelError(error);
       // After a clear the question is gone: nothing about it is written back.
       if (epoch === this.epoch) {
-        if (isHarelError(failure, 'ABORTED')) {
+        if (isHarelError(failure, 'ABORTED') && draft) {
+          // Stopped while the reader read: the composed answer stays, saying the reader was stopped.
+          const shown: ChatTurn = draft;
+          const kept: ChatTurn = {
+            ...shown,
+            answer: { ...shown.answer!, reader: { verdict: 'skipped', span: null, n: null, ms: 0, calls: 0, noAnswerProbability: null, model: this.reader.state.modelId, reason: 'stopped' } },
+          };
+          this.turns = this.turns.map((t) => (t === shown ? kept : t));
+          void this.persist();
+        } else if (isHarelError(failure, 'ABORTED')) {
           // Every question asked gets a reply: a stopped answer keeps what was streamed (nothing
           // the customer read disappears), or is an empty reply marked stopped.
           this.turns = [...this.turns, { role: 'assistant', text: this.streaming, at: Date.now(), stopped: true }];
@@ -335,6 +359,11 @@ export class ChatSession {
     }
   }
 
+  /** Loads the reader model in the background, where the page has one (never throws). */
+  loadReader(): Promise<void> {
+    return this.reader.load();
+  }
+
   cancelModelLoad(): void {
     this.modelController?.abort();
   }
@@ -351,6 +380,7 @@ export class ChatSession {
     this.loadController?.abort();
     this.answerController?.abort();
     this.modelController?.abort();
+    this.reader.dispose();
     this.options.search.dispose();
   }
 

@@ -27,7 +27,18 @@ import { openConversationStore } from '../store/conversation-store.ts';
 import { contactLinksCache } from './contact-links.ts';
 import { langDirection } from './direction.ts';
 import { describeLoadProgress, formatBytes, type LoadProgressView } from './load-progress.ts';
-import { cardId, renderAnswerError, renderAssistantTurn, renderPendingReply, renderProgressBar, renderStreaming, renderUserTurn, sourceHref, type TurnHandlers } from './message-view.ts';
+import {
+  cardId,
+  renderAnswerError,
+  renderAssistantTurn,
+  renderPendingReply,
+  renderProgressBar,
+  renderReading,
+  renderStreaming,
+  renderUserTurn,
+  sourceHref,
+  type TurnHandlers,
+} from './message-view.ts';
 import { EscalationController } from './escalate-view.ts';
 import { feedbackDetail, feedbackOf, nextFeedback, type FeedbackChange } from './feedback.ts';
 import { AnswerFollower, scrollBehavior } from './follow-answers.ts';
@@ -622,7 +633,7 @@ export class HarelChatElement extends LitElement {
       <div class="log" part="messages" role="region" aria-label=${s.title} aria-busy=${busy ? 'true' : 'false'} @scroll=${this.follower.onScroll}>
         ${turns.length || pending.length || busy ? nothing : this.renderStarters(ui)}
         ${this.renderConversation(ui)}
-        ${busy ? renderStreaming(session.streaming, turns.at(-1)?.role === 'user' ? turns.at(-1)!.text : '', ui) : nothing}
+        ${busy && session.answering === 'read' ? renderReading(ui) : busy ? renderStreaming(session.streaming, turns.at(-1)?.role === 'user' ? turns.at(-1)!.text : '', ui) : nothing}
         ${repeat(
           waiting,
           (q) => q.id,

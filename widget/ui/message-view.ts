@@ -220,6 +220,11 @@ export function renderStreaming(text: string, question: string, ui: Lang): Templ
   </article>`;
 }
 
+/** While the reader model reads the cited page: the composed answer is shown above this line. */
+export function renderReading(ui: Lang): TemplateResult {
+  return html`<div class="reading" part="reader-status" role="status" dir=${langDirection(ui)}>${UI_STRINGS[ui].readingPage}</div>`;
+}
+
 function answerBody(text: string, lang: Lang, cite: (n: number) => TemplateResult | string, links: readonly TextLink[] = []): TemplateResult {
   const dir = langDirection(lang);
   return html`<div class="body" dir=${dir} lang=${lang}>${renderRichText(text, cite, dir, links)}</div>`;

@@ -181,6 +181,7 @@ export const chatStyles = css`
     unicode-bidi: plaintext;
   }
   .thinking { color: var(--_muted); font-size: 0.85rem; }
+  .reading { color: var(--_muted); font-size: 0.85rem; padding: 0 0.75rem; }
   .stopped { color: var(--_muted); font-size: 0.78rem; }
   .pending .progress { color: var(--_muted); font-size: 0.8rem; margin-block-start: 0.3rem; }
   .pending .detail { color: var(--_muted); font-size: 0.75rem; overflow-wrap: anywhere; }

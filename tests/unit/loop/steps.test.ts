@@ -175,7 +175,9 @@ describe('transition', () => {
     expect(transition('retry', facts)).toBe('retrieve');
     expect(transition('ground', { ...facts, grounded: false })).toBe('retry');
     expect(transition('ground', { ...facts, grounded: false, retried: true })).toBe('fallback');
-    expect(transition('ground', facts)).toBe('done');
+    // A grounded answer passes the read step (the reader, where the page has one) before it is done.
+    expect(transition('ground', facts)).toBe('read');
+    expect(transition('read', facts)).toBe('done');
     // A refusal on evidence is final: a broader search would find more of the same.
     expect(transition('ground', { ...facts, grounded: false, notAnswerable: true })).toBe('fallback');
     expect(transition('fallback', facts)).toBe('done');
