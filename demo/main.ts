@@ -1,17 +1,19 @@
 /**
  * The demo site: one <harel-chat> tag, as a site owner would paste it. Query parameters let a
  * tester point it elsewhere without editing the page: ?index=<manifest URL>, ?lang=he|en,
- * ?mode=auto|llm|extractive, ?model-base=<folder>, ?llm-engine=webllm|gguf|auto, ?gguf-model=<file>.
+ * ?mode=auto|llm|extractive, ?model-base=<folder>, ?llm-engine=webllm|gguf|auto, ?gguf-model=<file>,
+ * ?reader-model=<file> (with ?reader-calls=<n>, ?reader-refuses=1).
  */
 import { Workbox } from 'workbox-window';
 import '../widget/index.ts';
 
 const chat = document.querySelector('harel-chat')!;
 const params = new URLSearchParams(location.search);
-for (const name of ['index', 'mode', 'model-base', 'model', 'llm-engine', 'gguf-model', 'gguf-answers', 'embedder', 'domain', 'theme']) {
+for (const name of ['index', 'mode', 'model-base', 'model', 'llm-engine', 'gguf-model', 'gguf-answers', 'reader-model', 'reader-calls', 'embedder', 'domain', 'theme']) {
   const value = params.get(name);
   if (value) chat.setAttribute(name, value);
 }
+if (params.get('reader-refuses') === '1') chat.setAttribute('reader-refuses', '');
 
 // Made up, like the insurer: the header, the off-topic reply and the starters are the page's own.
 // (A site can give the same in attributes — site-name, contact-phone, … — or in the index's

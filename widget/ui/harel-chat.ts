@@ -19,6 +19,9 @@ import { contactName } from '../loop/off-topic-reply.ts';
 import { resolveGgufUrl } from '../engines/gguf/gguf-location.ts';
 import type { EngineSetting } from '../session/engine-choice.ts';
 import { createLlmLoader, probeLlmSupport, type LlmOptions, type LlmSupport } from '../session/llm-loader.ts';
+import { DEFAULT_READER_CALLS } from '../loop/read.ts';
+import { createReaderLoader } from '../session/reader-loader.ts';
+import type { ReaderSettings } from '../session/reader-slot.ts';
 import { ChatSession, type AskOptions } from '../session/chat-session.ts';
 import { conversationRows, type ConversationRow } from '../session/pending-questions.ts';
 import { WorkerSearchService } from '../search/worker-search-service.ts';
@@ -109,6 +112,9 @@ export class HarelChatElement extends LitElement {
     llmEngine: { type: String, attribute: 'llm-engine' },
     ggufModel: { type: String, attribute: 'gguf-model' },
     ggufAnswers: { type: String, attribute: 'gguf-answers' },
+    readerModel: { type: String, attribute: 'reader-model' },
+    readerCalls: { type: String, attribute: 'reader-calls' },
+    readerRefuses: { type: Boolean, attribute: 'reader-refuses' },
     embedder: { type: String },
     theme: { type: String, reflect: true },
     debug: { type: Boolean, reflect: true },
@@ -137,6 +143,16 @@ export class HarelChatElement extends LitElement {
    * llama.cpp in WebAssembly, WebGPU where it helps) or 'auto' (session/engine-choice.ts decides).
    */
   declare llmEngine: EngineSetting;
+  /**
+   * The reader model (a GGUF fine-tuned to read one passage: training/reader/), relative to
+   * model-base or a full URL, e.g. gguf/gemma-3-270m-harel-reader.gguf. Set, it loads in the
+   * background once the index is in, and reads the cited page(s) of each answer (loop/read.ts).
+   */
+  declare readerModel: string;
+  /** Reader calls per answer (default 2: each is seconds on a 2-core CPU). */
+  declare readerCalls: string;
+  /** Refuse where every window the reader read says the passage does not answer (off by default: docs/how-it-answers.md). */
+  declare readerRefuses: boolean;
   /** The GGUF file, relative to model-base or a full URL; default gguf/gemma-3-270m-q4_k_m.gguf. */
   declare ggufModel: string;
   /** 'measured' (default): the GGUF model answers only the questions its measurements earned it; 'all': every question. */
@@ -222,6 +238,9 @@ export class HarelChatElement extends LitElement {
     this.llmEngine = 'webllm';
     this.ggufModel = '';
     this.ggufAnswers = 'measured';
+    this.readerModel = '';
+    this.readerCalls = '';
+    this.readerRefuses = false;
     this.embedder = '';
     this.theme = 'light';
     this.debug = false;
@@ -360,7 +379,9 @@ export class HarelChatElement extends LitElement {
    */
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!this.isConnected || !this.index) return;
-    const restart = (['index', 'modelBase', 'embedder', 'mode', 'model', 'llmEngine', 'ggufModel', 'ggufAnswers'] as const).some((key) => changed.has(key));
+    const restart = (['index', 'modelBase', 'embedder', 'mode', 'model', 'llmEngine', 'ggufModel', 'ggufAnswers', 'readerModel', 'readerCalls', 'readerRefuses'] as const).some((key) =>
+      changed.has(key),
+    );
     if (!this.session || restart) this.startSession();
   }
 
@@ -413,6 +434,7 @@ export class HarelChatElement extends LitElement {
       conversations: openConversationStore().then((opened) => opened.store),
       conversationKey: manifestUrl,
       llmLoader: this.mode === 'extractive' ? null : createLlmLoader({ ...this.llmOptions(modelBase), pick: () => this.llmSupport }),
+      reader: this.readerSettings(modelBase),
       onChange: () => this.requestUpdate(),
     });
     this.session = session;
@@ -458,7 +480,17 @@ export class HarelChatElement extends LitElement {
     };
   }
 
+  /** The reader from reader-model, reader-calls and reader-refuses; null without reader-model. */
+  private readerSettings(modelBase: string | null): ReaderSettings | null {
+    if (!this.readerModel) return null;
+    const url = resolveGgufUrl({ ggufModel: this.readerModel, modelBase, baseUrl: document.baseURI });
+    const calls = Number.parseInt(this.readerCalls, 10);
+    return { loader: createReaderLoader(url), maxCalls: Number.isFinite(calls) && calls > 0 ? calls : DEFAULT_READER_CALLS, refuses: this.readerRefuses };
+  }
+
   private async afterReady(session: ChatSession): Promise<void> {
+    // The reader loads beside everything else: answers before it is in say so (reader.reason).
+    void session.loadReader();
     if (this.mode === 'extractive') return;
     const modelBase = this.modelBase ? new URL(this.modelBase, document.baseURI).href : null;
     const support = await probeLlmSupport(this.llmOptions(modelBase));
@@ -772,7 +804,19 @@ export class HarelChatElement extends LitElement {
       }
       ${session?.model.status === 'ready' ? html`<div part="model-info" dir="ltr" data-engine=${this.activeEngine}>${s.modeLlm}: ${session.model.modelId}</div>` : nothing}
       ${this.renderModelReason(ui)}
+      ${this.renderReaderInfo(ui)}
     </div>`;
+  }
+
+  /** The reader model's state (in the details), where the page has one: loading with its progress, ready, or why not. */
+  private renderReaderInfo(ui: Lang): TemplateResult | typeof nothing {
+    const state = this.session?.reader.state;
+    if (!this.readerModel || !state) return nothing;
+    const s = UI_STRINGS[ui];
+    const progress = state.progress?.total ? ` ${Math.round((100 * state.progress.done) / state.progress.total)}%` : '';
+    const text =
+      state.status === 'ready' ? state.modelId : state.status === 'loading' ? `${s.readerLoading}${progress}` : state.status === 'error' ? `${s.readerFailed}: ${state.reason}` : s.readerOff;
+    return html`<div part="reader-info" data-state=${state.status} dir="ltr">${s.reader}: ${text}</div>`;
   }
 
   /** Why there is no language model, in full (in the details). */
