@@ -2,7 +2,7 @@ import { createReadStream, existsSync, statSync } from 'node:fs';
 import { delimiter, extname, join, resolve, sep } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import { drawIcon, ICONS, webManifest } from './demo/pwa/icons.ts';
-import { sendFile } from './tools/static-server.ts';
+import { CROSS_ORIGIN_ISOLATION_HEADERS, sendFile } from './tools/static-server.ts';
 import { chunkName, copyOrtRuntime, keepOrtWasmExternal } from './vite.widget.config.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -37,6 +37,25 @@ function pwaAssets(): Plugin {
     generateBundle() {
       for (const file of files()) this.emitFile({ type: 'asset', ...file });
     },
+  };
+}
+
+/**
+ * Cross-origin isolation (COOP/COEP) on every response, as the preview server sends it: llama.cpp
+ * (the GGUF engine, the reader) then runs on several threads, and the browser tests run the page as
+ * the demo serves it. A middleware of its own, first, because `server.headers` does not reach the
+ * responses of the middlewares below (models, index, onnxruntime's runtime), and a worker script
+ * under an isolated page must say so too.
+ */
+function crossOriginIsolation(): Plugin {
+  const isolate = (_req: unknown, res: { setHeader(name: string, value: string): void }, next: () => void) => {
+    for (const [name, value] of Object.entries(CROSS_ORIGIN_ISOLATION_HEADERS)) res.setHeader(name, value);
+    next();
+  };
+  return {
+    name: 'harel-cross-origin-isolation',
+    configureServer: (server) => void server.middlewares.use(isolate),
+    configurePreviewServer: (server) => void server.middlewares.use(isolate),
   };
 }
 
@@ -103,6 +122,7 @@ export default defineConfig({
   root: 'demo',
   publicDir: false,
   plugins: [
+    crossOriginIsolation(),
     pwaAssets(),
     keepOrtWasmExternal(),
     // widget/assets.ts finds ort/ beside the chunk that holds it: assets/ in this build.

@@ -31,6 +31,17 @@ export const CONTENT_TYPES: Record<string, string> = {
   '.bin': 'application/octet-stream',
 };
 
+/**
+ * What makes a page cross-origin isolated (`crossOriginIsolated`, SharedArrayBuffer): then the GGUF
+ * engine and the reader run llama.cpp on several threads, and the query model onnxruntime's
+ * threads. Every resource such a page loads from another origin must then allow it (CORS, or
+ * `Cross-Origin-Resource-Policy`): docs/site-owners.md. The demo and preview servers send these.
+ */
+export const CROSS_ORIGIN_ISOLATION_HEADERS: Readonly<Record<string, string>> = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
 export interface StaticServerOptions {
   /** The folder served; a function so a test can publish a new build under a running server. */
   root: string | (() => string);

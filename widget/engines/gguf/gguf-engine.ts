@@ -4,41 +4,24 @@
  * llama.cpp in its own Web Worker (the page's thread only posts messages), on WebGPU where the
  * adapter is a real GPU and on WebAssembly otherwise (gguf-backend.ts).
  *
- * Loading: a Range request for the file's first 64 KB refuses a missing or wrong file before the
- * download; wllama then downloads it into the origin-private file system (OPFS), where it stays
- * for offline use (`allowOffline`: a cached model loads with the network gone); the downloaded
- * file is inspected (gguf-inspect.ts: truncation, architecture, prompt format) before llama.cpp
- * starts. The caller's signal cancels every step.
+ * Loading (download, cache, checks, backend): gguf-load.ts, shared with the reader.
  */
-import { Wllama, type WllamaLogger } from '@wllama/wllama';
-// no-inline: a library build (vite.widget.config.ts) would otherwise put the 10 MB runtime into
-// this chunk as base64; as a file beside the bundle it is fetched (and cached) only for this engine.
-import wllamaWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url&no-inline';
+import type { Wllama } from '@wllama/wllama';
 import { stripBidiControls } from '../../core/bidi-controls.ts';
-import { createError, type HarelError } from '../../core/errors.ts';
+import { createError } from '../../core/errors.ts';
 import type { ContextPassage } from '../../search/search-service.ts';
 import type { AnswerEngine, GenerateRequest, GenerateResult } from '../engine.ts';
-import type { GpuReport } from '../webllm/gpu-check.ts';
 import { buildGradePrompt, buildSupportPrompt, parseVerdicts, type JudgePrompt } from '../webllm/judge-prompt.ts';
-import type { LlmLoadProgress } from '../webllm/progress.ts';
 import { buildAnswerPrompt, type ChatMessage } from '../webllm/prompt.ts';
-import { chooseGgufBackend, type BackendChoice } from './gguf-backend.ts';
+import type { BackendChoice } from './gguf-backend.ts';
 import { toGgufError } from './gguf-errors.ts';
-import { inspectGgufBlob, probeGgufHeader, PROBE_BYTES, type GgufInspection } from './gguf-inspect.ts';
-import { ggufModelName } from './gguf-location.ts';
+import type { GgufInspection } from './gguf-inspect.ts';
+import { loadGguf, probeGguf, type GgufFileOptions, type GgufProbe } from './gguf-load.ts';
 import { renderPrompt } from './gguf-prompt.ts';
 
-export interface GgufLoadOptions {
-  /** The .gguf file's absolute URL (gguf-location.ts). */
-  url: string;
-  signal?: AbortSignal;
-  onProgress?: (progress: LlmLoadProgress) => void;
-  /** The WebGPU report, when made already: decides WebGPU or WebAssembly. */
-  gpuReport?: GpuReport | null;
+export interface GgufLoadOptions extends GgufFileOptions {
   /** Context window in tokens; the model's own is far larger than a 2-core CPU can fill in time. */
   contextWindow?: number;
-  /** Forces a backend's thread count (tests, measurements); default from the page's isolation. */
-  threads?: number;
   /**
    * Whether the loop's grade and ground steps ask the model (one more full prompt each). Off by
    * default: measured on the 270M base model, its verdicts add nothing the calibrated threshold
@@ -64,9 +47,7 @@ export interface GenerationStats {
 /** Generations kept in `GgufEngine.log` (the measurements read them; a chat never grows it past this). */
 const LOG_SIZE = 20;
 
-export type GgufProbe =
-  | { ok: true; modelId: string /** The file's size (Content-Range), 0 when the server did not say. */; bytes: number; cached: boolean }
-  | { ok: false; modelId: string; error: HarelError };
+export type { GgufProbe } from './gguf-load.ts';
 
 /**
  * The prompt budget: rules, the best sources cut to fit, the question and the answer. Small on
@@ -113,55 +94,17 @@ export class GgufEngine implements AnswerEngine {
   }
 
   static async load(options: GgufLoadOptions): Promise<GgufEngine> {
-    const { url, signal } = options;
-    const modelId = ggufModelName(url);
-    if (signal?.aborted) throw createError('MODEL_LOAD_ABORTED', modelId);
-    const gpu = options.gpuReport ?? null;
-    const isolated = typeof crossOriginIsolated !== 'undefined' && crossOriginIsolated;
-    const backend = chooseGgufBackend({ gpu, crossOriginIsolated: isolated, cores: navigator.hardwareConcurrency || 1 });
-    const threads = options.threads ?? backend.threads;
     const contextWindow = options.contextWindow ?? DEFAULT_CONTEXT;
-    const wllama = new Wllama({ default: wllamaWasmUrl }, { allowOffline: true, suppressNativeLog: true, logger: QUIET_LOGGER });
-    const stop = () => void wllama.exit().catch(() => undefined);
-    signal?.addEventListener('abort', stop, { once: true });
-    try {
-      const cached = (await wllama.modelManager.getModels()).find((m) => m.url === url);
-      if (!cached) await probe(url, signal);
-      const progress = (loaded: number, total: number) => options.onProgress?.({ step: 'download', done: loaded, total, detail: 'GGUF model' });
-      const model = cached ?? (await wllama.modelManager.downloadModel(url, { signal, progressCallback: ({ loaded, total }) => progress(loaded, total) }));
-      if (cached) progress(cached.size, cached.size);
-      if (signal?.aborted) throw createError('MODEL_LOAD_ABORTED', modelId);
-      const blobs = await model.open();
-      const inspection = await inspectGgufBlob(blobs[0], url);
-      options.onProgress?.({ step: 'compile', done: 0, total: 1, detail: `starting llama.cpp: ${backend.reason}` });
-      await wllama.loadModel(blobs, { n_ctx: Math.ceil(contextWindow * CONTEXT_MARGIN), n_threads: threads, n_gpu_layers: backend.gpuLayers });
-      if (signal?.aborted) throw createError('MODEL_LOAD_ABORTED', modelId);
-      options.onProgress?.({ step: 'compile', done: 1, total: 1, detail: `ready: ${backend.reason}` });
-      const chosen = { ...backend, threads: wllama.getNumThreads() };
-      return new GgufEngine(wllama, url, modelId, inspection, chosen, contextWindow, Boolean(cached), options.judge ?? false);
-    } catch (error) {
-      await wllama.exit().catch(() => undefined);
-      throw signal?.aborted ? createError('MODEL_LOAD_ABORTED', modelId) : toGgufError(error, { url, model: modelId });
-    } finally {
-      signal?.removeEventListener('abort', stop);
-    }
+    const loaded = await loadGguf({ ...options, contextTokens: Math.ceil(contextWindow * CONTEXT_MARGIN) });
+    return new GgufEngine(loaded.wllama, options.url, loaded.modelId, loaded.inspection, loaded.backend, contextWindow, loaded.fromCache, options.judge ?? false);
   }
 
   /**
    * Whether the model can be loaded, before any download: in the browser's model cache (offline
    * included), or served with a GGUF header of a supported architecture. Never throws.
    */
-  static async probe(url: string): Promise<GgufProbe> {
-    const modelId = ggufModelName(url);
-    try {
-      const wllama = new Wllama({ default: wllamaWasmUrl }, { allowOffline: true, suppressNativeLog: true, logger: QUIET_LOGGER });
-      const cached = (await wllama.modelManager.getModels().catch(() => [])).find((m) => m.url === url);
-      if (cached) return { ok: true, modelId, bytes: cached.size, cached: true };
-      const bytes = await probe(url, undefined);
-      return { ok: true, modelId, bytes, cached: false };
-    } catch (error) {
-      return { ok: false, modelId, error: toGgufError(error, { url, model: modelId }) };
-    }
+  static probe(url: string): Promise<GgufProbe> {
+    return probeGguf(url);
   }
 
   /** "gemma-3-270m-q4_k_m · WebAssembly, 1 thread": what the badge's title and the details show. */
@@ -272,52 +215,3 @@ export class GgufEngine implements AnswerEngine {
 async function* mapStream<T, U>(stream: AsyncIterable<T>, map: (chunk: T) => U): AsyncIterable<U> {
   for await (const chunk of stream) yield map(chunk);
 }
-
-/** The early check: the file is there, and its first bytes are a GGUF of a known architecture. */
-async function probe(url: string, signal: AbortSignal | undefined): Promise<number> {
-  let response: Response;
-  try {
-    response = await fetch(url, { headers: { Range: `bytes=0-${PROBE_BYTES - 1}` }, signal });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw createError('MODEL_DOWNLOAD_FAILED', url, error instanceof Error ? error.message : String(error));
-  }
-  if (response.status === 404 || response.status === 410) throw createError('GGUF_MODEL_MISSING', url, `HTTP ${response.status}`);
-  if (!response.ok) throw createError('MODEL_DOWNLOAD_FAILED', url, `HTTP ${response.status}`);
-  // A server that ignores Range sends the whole file: read the first chunk only, then let go.
-  const bytes = await readPrefix(response, PROBE_BYTES);
-  probeGgufHeader(bytes, url);
-  const total = /\/(\d+)$/.exec(response.headers.get('Content-Range') ?? '')?.[1] ?? (response.status === 200 ? response.headers.get('Content-Length') : null);
-  return total ? Number(total) : 0;
-}
-
-async function readPrefix(response: Response, limit: number): Promise<Uint8Array> {
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array(await response.arrayBuffer()).subarray(0, limit);
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  while (length < limit) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value);
-    length += value.length;
-  }
-  void reader.cancel().catch(() => undefined);
-  const out = new Uint8Array(Math.min(length, limit));
-  let at = 0;
-  for (const part of parts) {
-    const take = part.subarray(0, Math.min(part.length, out.length - at));
-    out.set(take, at);
-    at += take.length;
-    if (at >= out.length) break;
-  }
-  return out;
-}
-
-/** wllama logs every download step and llama.cpp line at debug level: only warnings and errors reach the console. */
-const QUIET_LOGGER: WllamaLogger = {
-  debug: () => undefined,
-  log: () => undefined,
-  warn: (...args: unknown[]) => console.warn('[wllama]', ...args),
-  error: (...args: unknown[]) => console.error('[wllama]', ...args),
-};
