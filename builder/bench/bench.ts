@@ -32,6 +32,7 @@ import { withNodeEnv } from '../node-env.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { buildBenchPage, BENCH_PAGE_DIR, BENCH_PROFILE_PAGE_DIR } from './build-page.ts';
 import { median, percentile, runBrowserBench, type BrowserBenchResult, type BrowserRun, type ProfileSummary } from './browser-bench.ts';
+import { measureReader, type ReaderRun } from './gguf-reader-bench.ts';
 import { measureJsWeight, type JsWeightReport } from './js-weight.ts';
 import { ensureSyntheticIndex, syntheticQuestions, type SyntheticInfo } from './synthetic.ts';
 
@@ -87,6 +88,8 @@ interface BenchReport {
   options: { index: string; questions: string; scales: number[]; runs: number; k: number; rttMs: number };
   corpora: CorpusReport[];
   jsWeight: { totals: JsWeightReport['beforeReady']['totals']; files: JsWeightReport['beforeReady']['files']; readyMs: number } | { error: string } | null;
+  /** The reader's call time in Chromium, 1 and 2 threads (--reader): gguf-reader-bench.ts. */
+  reader?: ReaderRun[];
 }
 
 const USAGE = `usage: npm run bench [-- options]
@@ -104,6 +107,9 @@ const USAGE = `usage: npm run bench [-- options]
   --snapshot           a heap snapshot of the worker after load (memory outside the V8 heap too)
   --no-browser         Node figures only
   --skip-js-weight     do not build the widget and measure the JavaScript fetched before a question
+  --reader             also the reader's call time in Chromium (GGUF from models/, 1 and 2 threads,
+                       ten ~150-token prompts: builder/bench/gguf-reader-bench.ts; minutes)
+  --reader-only        the reader's figures alone
   --orama-save         also Orama's own save() of the real chunks with random vectors (slow)
   --dims <n>           vector width for --orama-save (default 384)
   --help               this text
@@ -379,8 +385,19 @@ async function main(): Promise<void> {
       'skip-js-weight': { type: 'boolean' },
       'orama-save': { type: 'boolean' },
       dims: { type: 'string' },
+      reader: { type: 'boolean' },
+      'reader-only': { type: 'boolean' },
     },
   });
+  if (values['reader-only']) {
+    const reader = await measureReader({ log });
+    if (values.json) {
+      await mkdir(dirname(resolve(values.json)), { recursive: true });
+      await writeFile(values.json, `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown' }, reader }, null, 2)}\n`);
+      log(`wrote ${values.json}`);
+    }
+    return;
+  }
   const indexDir = values.index ?? DEFAULT_INDEX;
   await ensureRealIndex(indexDir, values.index === undefined);
   const questionsFile = values.questions ?? DEFAULT_QUESTIONS;
@@ -449,6 +466,7 @@ async function main(): Promise<void> {
   }
 
   if (browser && !values['skip-js-weight']) report.jsWeight = await jsWeight(indexDir);
+  if (values.reader) report.reader = await measureReader({ log });
 
   console.log('');
   printTable(report);
