@@ -5,7 +5,7 @@
  * lacks. Gemma's real vocabulary is checked against the training tokenizer in reader-prompt.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { GgufMetadata, GgufValue } from '../../../widget/core/format/gguf-file.ts';
+import type { GgufValue } from '../../../widget/core/format/gguf-file.ts';
 import { SpmTokenizer } from '../../../widget/engines/gguf/spm-tokenizer.ts';
 
 // id: text, score, type (1 normal, 3 control, 4 user-defined, 6 byte)
@@ -44,7 +44,7 @@ function tokenizer(extra: Record<string, GgufValue> = {}): SpmTokenizer {
     ['tokenizer.ggml.add_space_prefix', false],
     ...Object.entries(extra),
   ]);
-  return SpmTokenizer.fromGguf({ version: 3, tensorCount: 0, values, metadataEnd: 0 } satisfies GgufMetadata);
+  return SpmTokenizer.fromGguf({ values });
 }
 
 describe('SentencePiece tokenizer (llama.cpp rules)', () => {
@@ -77,6 +77,6 @@ describe('SentencePiece tokenizer (llama.cpp rules)', () => {
 
   it('refuses a vocabulary that is not SentencePiece', () => {
     const values = new Map<string, GgufValue>([['tokenizer.ggml.model', 'gpt2']]);
-    expect(() => SpmTokenizer.fromGguf({ version: 3, tensorCount: 0, values, metadataEnd: 0 })).toThrow(/not a SentencePiece vocabulary/);
+    expect(() => SpmTokenizer.fromGguf({ values })).toThrow(/not a SentencePiece vocabulary/);
   });
 });

@@ -60,7 +60,7 @@ export class SpmTokenizer {
   }
 
   /** The tokenizer of a GGUF's metadata; throws where it is not a SentencePiece vocabulary. */
-  static fromGguf(meta: GgufMetadata): SpmTokenizer {
+  static fromGguf(meta: Pick<GgufMetadata, 'values'>): SpmTokenizer {
     const v = meta.values;
     const model = v.get('tokenizer.ggml.model');
     const tokens = v.get('tokenizer.ggml.tokens');
