@@ -51,8 +51,11 @@ export type GgufProbe =
   | { ok: true; modelId: string /** The file's size (Content-Range), 0 when the server did not say. */; bytes: number; cached: boolean }
   | { ok: false; modelId: string; error: HarelError };
 
-/** Downloads (or finds in the cache), checks and starts a GGUF with a context of `contextTokens`. */
-export async function loadGguf(options: GgufFileOptions & { contextTokens: number }): Promise<LoadedGguf> {
+/**
+ * Downloads (or finds in the cache), checks and starts a GGUF with a context of `contextTokens`.
+ * `slots`: llama.cpp's parallel sequences (wllama's default 4); a caller that reads in turn needs one.
+ */
+export async function loadGguf(options: GgufFileOptions & { contextTokens: number; slots?: number }): Promise<LoadedGguf> {
   const { url, signal } = options;
   const modelId = ggufModelName(url);
   if (signal?.aborted) throw createError('MODEL_LOAD_ABORTED', modelId);
@@ -73,7 +76,7 @@ export async function loadGguf(options: GgufFileOptions & { contextTokens: numbe
     const blobs = await model.open();
     const inspection = await inspectGgufBlob(blobs[0], url);
     options.onProgress?.({ step: 'compile', done: 0, total: 1, detail: `starting llama.cpp: ${backend.reason}` });
-    await wllama.loadModel(blobs, { n_ctx: options.contextTokens, n_threads: threads, n_gpu_layers: backend.gpuLayers });
+    await wllama.loadModel(blobs, { n_ctx: options.contextTokens, n_threads: threads, n_gpu_layers: backend.gpuLayers, ...(options.slots ? { n_parallel: options.slots } : {}) });
     if (signal?.aborted) throw createError('MODEL_LOAD_ABORTED', modelId);
     options.onProgress?.({ step: 'compile', done: 1, total: 1, detail: `ready: ${backend.reason}` });
     return { wllama, modelId, inspection, backend: { ...backend, threads: wllama.getNumThreads() }, fromCache: Boolean(cached), file: blobs[0] };

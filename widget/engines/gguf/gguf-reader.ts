@@ -71,7 +71,10 @@ export class GgufReader implements PassageReader {
   ) {}
 
   static async load(options: GgufReaderOptions): Promise<GgufReader> {
-    const loaded = await loadGguf({ ...options, contextTokens: CONTEXT_TOKENS });
+    // One slot: the loop reads one passage at a time, so wllama's four would only hold KV memory.
+    // (Reads of one question share the prompt's first ~20 tokens, yet llama.cpp reported no cached
+    // tokens, cache_n 0, with four slots or one: docs/benchmarks.md.)
+    const loaded = await loadGguf({ ...options, contextTokens: CONTEXT_TOKENS, slots: 1 });
     try {
       const tokenizer = await readTokenizer(loaded.file, options.url);
       return new GgufReader(loaded.wllama, tokenizer, options.url, loaded.modelId, loaded.inspection, loaded.backend.reason, loaded.backend.threads, loaded.fromCache);
