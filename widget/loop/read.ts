@@ -46,9 +46,16 @@ export interface ReadOutcome {
   allNoAnswer: boolean;
 }
 
-/** Text compared as the reader's prompt saw it: NFC, no bidi controls, single spaces. */
+/**
+ * Gemma's control tokens written out as text. llama.cpp parses special tokens in the reader's
+ * prompt (its turn markers are control tokens), so a document or a question holding
+ * "<end_of_turn>" would end the reader's turn where the page says: such text is removed first.
+ */
+const CONTROL_TOKEN_TEXT = /<\/?(?:start_of_turn|end_of_turn|bos|eos|pad|unk|mask)>/gi;
+
+/** Text compared as the reader's prompt saw it: NFC, no bidi controls, no control-token text, single spaces. */
 export function normalizeForReader(text: string): string {
-  return stripBidiControls(text.normalize('NFC')).replace(/\s+/g, ' ').trim();
+  return stripBidiControls(text.normalize('NFC')).replace(CONTROL_TOKEN_TEXT, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** Words of `text`, split on whitespace. */
@@ -145,7 +152,7 @@ export async function readAnswer(question: string, answer: Pick<Answer, 'citatio
   for (const window of windows) {
     let reply: ReaderReply;
     try {
-      reply = await reader.read({ question, passage: window.text, signal: options.signal });
+      reply = await reader.read({ question: normalizeForReader(question), passage: window.text, signal: options.signal });
     } catch (error) {
       if (options.signal?.aborted || isHarelError(error, 'ABORTED')) throw createError('ABORTED');
       return skipped(error instanceof Error ? error.message : String(error));
