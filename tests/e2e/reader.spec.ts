@@ -65,6 +65,8 @@ test('reads the cited page for three questions: verdicts given, spans verbatim o
       const cited = answer.citations.find((c) => c.n === answer.reader!.n)!;
       expect(pageText(cited.file, cited.page)).toContain(answer.reader.span!);
       expect(answer.text.startsWith(`${answer.reader.span} [${cited.n}]`)).toBe(true);
+      // The answer on screen says its lead came from the reader model.
+      await expect(page.locator('harel-chat [part~="reader-badge"]')).toHaveCount(1);
     } else if (answer.reader?.verdict === 'skipped') {
       expect(answer.reader.reason).toBeTruthy();
     }

@@ -158,6 +158,12 @@ function answerBadges(answer: Answer, question: string, ui: Lang): TemplateResul
   return html`<div class="meta">
     <span class="badge ${answer.confidence}" part="confidence-badge" data-confidence=${answer.confidence}>${s.confidence[answer.confidence]}</span>
     ${answer.domain ? html`<span class="badge" part="domain-badge" data-domain=${answer.domain}>${s.domain}: ${domainName(answer.domain, ui)}</span>` : nothing}
+    ${
+      // The leading fact was found by the reader model, not quoted by rule: the answer says which.
+      answer.reader?.verdict === 'span'
+        ? html`<span class="badge" part="reader-badge" data-verdict="span" title=${`${answer.reader.model ?? ''} · ${(answer.reader.ms / 1000).toFixed(1)} s`}>${s.readerFound}</span>`
+        : nothing
+    }
   </div>`;
 }
 

@@ -58,4 +58,14 @@ describe('the badges of an answer', () => {
     expect(html).toMatch(/data-domain="?car/);
     expect(html).not.toContain('topic-badge');
   });
+
+  it('says when the leading fact was found by the reader model, and only then', () => {
+    const reader = { span: '500 ש"ח', n: 1, ms: 7200, calls: 1, noAnswerProbability: 0.1, model: 'gemma-3-270m-harel-reader', reason: null };
+    const found = reply({ refusal: null, refused: false, confidence: 'medium', reader: { ...reader, verdict: 'span' } }, 'מה ההשתתפות העצמית?');
+    expect(found).toContain('part="reader-badge"');
+    expect(found).toContain(UI_STRINGS.he.readerFound);
+    expect(found).toContain('gemma-3-270m-harel-reader · 7.2 s');
+    const notFound = reply({ refusal: null, refused: false, confidence: 'medium', reader: { ...reader, verdict: 'no-answer', span: null, n: null } }, 'מה ההשתתפות העצמית?');
+    expect(notFound).not.toContain('reader-badge');
+  });
 });
