@@ -94,17 +94,24 @@ export class GgufReader implements PassageReader {
     const controller = new AbortController();
     const stop = () => controller.abort();
     signal?.addEventListener('abort', stop, { once: true });
+    // Every read evaluates its whole prompt (`cache_prompt: false`, llama.cpp's own completion
+    // parameter: wllama passes every option on as JSON but types it for chat only): after a read
+    // stopped mid-reply, the prompt cache gave the same prompt another continuation (the base
+    // model's reply changed after an abort, tests/e2e/gguf-reader.spec.ts), and reads of one
+    // question reused none of their shared prefix anyway (docs/benchmarks.md).
+    const params = {
+      prompt: text,
+      max_tokens: ANSWER_TOKENS,
+      temperature: 0,
+      stop: ['<end_of_turn>'],
+      n_probs: TOP_PROBABILITIES,
+      cache_prompt: false,
+      abortSignal: controller.signal,
+      stream: false as const,
+    };
     let response: RawCompletionResponse;
     try {
-      response = await this.wllama.createCompletion({
-        prompt: text,
-        max_tokens: ANSWER_TOKENS,
-        temperature: 0,
-        stop: ['<end_of_turn>'],
-        n_probs: TOP_PROBABILITIES,
-        abortSignal: controller.signal,
-        stream: false,
-      });
+      response = await this.wllama.createCompletion(params);
     } catch (error) {
       if (signal?.aborted) throw createError('ABORTED');
       throw toGgufError(error, { url: this.url, model: this.modelId });
