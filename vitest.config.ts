@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.ts'],
+    globalSetup: ['tests/models/unit-setup.ts'],
     environment: 'node',
     // The real-corpus tests read PDFs and thousands of pages: give them room on a 2-core machine.
     testTimeout: 60_000,

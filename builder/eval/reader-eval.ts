@@ -19,6 +19,8 @@ import type { Answer } from '../../widget/answer/types.ts';
 import { CHROMIUM_ARGS, findChromium } from '../browser/chromium.ts';
 import { withNodeEnv } from '../node-env.ts';
 import { citesGold } from './browser/answer-metrics.ts';
+import { overlapF1 } from './browser/answer-overlap.ts';
+import { askInFreshConversation } from './browser/ask-fresh.ts';
 import type { EvalQuestion } from './questions.ts';
 
 export interface ReaderEvalRecord {
@@ -83,30 +85,13 @@ export function answerTokens(text: string): string[] {
     });
 }
 
-function f1Of(prediction: readonly string[], truth: readonly string[]): number {
-  const counts = new Map<string, number>();
-  for (const t of truth) counts.set(t, (counts.get(t) ?? 0) + 1);
-  let common = 0;
-  for (const t of prediction) {
-    const n = counts.get(t) ?? 0;
-    if (n > 0) {
-      common++;
-      counts.set(t, n - 1);
-    }
-  }
-  if (common === 0) return 0;
-  const precision = common / prediction.length;
-  const recall = common / truth.length;
-  return (2 * precision * recall) / (precision + recall);
-}
-
 /** Best F1 and exact match of a span against the ground truths. */
 export function spanScores(span: string | null, answers: readonly string[]): { f1: number; exact: number } {
   if (!span || !answers.length) return { f1: 0, exact: 0 };
   const p = answerTokens(span);
   const truths = answers.map(answerTokens);
   return {
-    f1: Math.max(...truths.map((t) => f1Of(p, t))),
+    f1: Math.max(...truths.map((t) => overlapF1(p, t))),
     exact: truths.some((t) => t.join(' ') === p.join(' ')) ? 1 : 0,
   };
 }
@@ -214,15 +199,7 @@ export async function runReaderEval(options: ReaderEvalOptions): Promise<ReaderE
       }
       for (const q of options.questions) {
         if (options.signal?.aborted) break;
-        const result = await page.evaluate(async (question) => {
-          const el = document.querySelector('harel-chat')!;
-          await el.clear();
-          try {
-            return { answer: (await el.ask(question)) as Answer, error: null };
-          } catch (error) {
-            return { answer: null, error: (error as { code?: string; message?: string }).code ?? String(error) };
-          }
-        }, q.question);
+        const result = await askInFreshConversation(page, q.question);
         const answer = result.answer;
         const reader = answer?.reader;
         const scores = q.answerable ? spanScores(reader?.verdict === 'span' ? reader.span : null, q.answers) : null;

@@ -32,7 +32,7 @@ import { broaderRequest, refusalWithClosest } from './fallback.ts';
 import { generateAnswer, numberPassages } from './generate.ts';
 import { gradeFeatures, gradePassages, type GradedCandidate, type GradeResult } from './grade.ts';
 import { groundAnswer, type GroundResult } from './ground.ts';
-import { readAnswer } from './read.ts';
+import { readAnswer, skippedReader } from './read.ts';
 import { rankedPassages, retrieve, type Retrieved } from './retrieve.ts';
 import { repeatsPreviousAnswer } from './repeated-answer.ts';
 import { offTopicText, routedDomain } from './route.ts';
@@ -250,7 +250,7 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
       return;
     }
     ctx.options.onDraft?.(assembleAnswer(ctx));
-    const outcome = await readAnswer(ctx.analyzed!.searchQuery, ctx.result!, ctx.passages, setup.reader, { maxCalls: setup.maxCalls, refuses: setup.refuses, signal: ctx.options.signal });
+    const outcome = await readAnswer(ctx.analyzed!.searchQuery, ctx.result!, ctx.passages, setup.reader, { maxCalls: setup.maxCalls, signal: ctx.options.signal });
     ctx.reader = outcome.reader;
     if (outcome.text) {
       ctx.result = { ...ctx.result!, text: outcome.text };
@@ -281,10 +281,6 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
     ctx.reader = skippedReader('the answer was refused before reading', ctx.deps.reader?.reader?.modelId ?? null);
   },
 };
-
-function skippedReader(reason: string, model: string | null = null): AnswerReader {
-  return { verdict: 'skipped', span: null, n: null, ms: 0, calls: 0, noAnswerProbability: null, model, reason };
-}
 
 /** Whether the answer's first quote misses what the question asks for (facts.ts). */
 function leadMissesAskedFact(ctx: Context, first: Citation | undefined): boolean {

@@ -3,8 +3,8 @@
  * (engines/reader.ts) reads short windows of the cited page(s) for the question, and:
  * - a span it finds, verbatim in the window it read, leads the answer ("30 יום [1]"), the quote
  *   beneath (generate + ground: a span not in its window is discarded);
- * - where every window it read says "not in this passage" and the page allows it (`refuses`),
- *   the answer becomes a refusal (grade; off by default: see docs/how-it-answers.md for the
+ * - where every window it read says "not in this passage" (`allNoAnswer`) and the page allows it
+ *   (reader-refuses, decided by the loop: machine.ts), the answer becomes a refusal (grade; off by default: see docs/how-it-answers.md for the
  *   held-out figures that decide it).
  *
  * A window is the cited quote with its neighbours on the page (the passage's section, in reading
@@ -33,8 +33,6 @@ export interface ReadWindow {
 export interface ReadOptions {
   /** At most this many reader calls (windows). */
   maxCalls: number;
-  /** Refuse when every window read says the passage does not answer. */
-  refuses: boolean;
   signal?: AbortSignal;
 }
 
@@ -73,11 +71,7 @@ export function windowAround(context: string, quote: string, size = WINDOW_WORDS
   const all = words(context);
   const head = words(quote.split(' … ')[0] ?? quote);
   if (head.length === 0) return all.slice(0, size).join(' ');
-  const probe = head.slice(0, Math.min(6, head.length));
-  let at = -1;
-  for (let i = 0; i + probe.length <= all.length && at < 0; i++) {
-    if (probe.every((w, j) => all[i + j] === w)) at = i;
-  }
+  const at = indexOfRun(all, head.slice(0, Math.min(6, head.length)));
   if (at < 0) return head.slice(0, size).join(' ');
   const quoteEnd = Math.min(all.length, at + head.length);
   const spare = Math.max(0, size - (quoteEnd - at));
@@ -138,12 +132,17 @@ export function leadWithSpan(text: string, span: string, n: number): string {
   return `${span} [${n}]\n\n${text}`;
 }
 
+/** What an answer says when the reader did not read it, and why. */
+export function skippedReader(reason: string, model: string | null = null): AnswerReader {
+  return { verdict: 'skipped', span: null, n: null, ms: 0, calls: 0, noAnswerProbability: null, model, reason };
+}
+
 /** Reads the windows one at a time and stops at the first verbatim span. */
 export async function readAnswer(question: string, answer: Pick<Answer, 'citations' | 'text'>, passages: readonly ContextPassage[], reader: PassageReader, options: ReadOptions): Promise<ReadOutcome> {
   const started = performance.now();
   const windows = readerWindows(answer, passages, options.maxCalls);
   const skipped = (reason: string): ReadOutcome => ({
-    reader: { verdict: 'skipped', span: null, n: null, ms: performance.now() - started, calls: 0, noAnswerProbability: null, model: reader.modelId, reason },
+    reader: { ...skippedReader(reason, reader.modelId), ms: performance.now() - started },
     text: null,
     allNoAnswer: false,
   });

@@ -35,6 +35,7 @@ import type { Progress } from '../core/schema.ts';
 import type { AnswerEngine } from '../engines/engine.ts';
 import { ExtractiveEngine } from '../engines/extractive.ts';
 import { runAnswerLoop, type LoopState } from '../loop/machine.ts';
+import { skippedReader } from '../loop/read.ts';
 import type { ContactChannels } from '../loop/strings.ts';
 import type { IndexInfo, LoadIndexOptions, SearchService } from '../search/search-service.ts';
 import type { ConversationStore } from '../store/conversation-store.ts';
@@ -292,7 +293,7 @@ export class ChatSession {
           const shown: ChatTurn = draft;
           const kept: ChatTurn = {
             ...shown,
-            answer: { ...shown.answer!, reader: { verdict: 'skipped', span: null, n: null, ms: 0, calls: 0, noAnswerProbability: null, model: this.reader.state.modelId, reason: 'stopped' } },
+            answer: { ...shown.answer!, reader: skippedReader('stopped', this.reader.state.modelId) },
           };
           this.turns = this.turns.map((t) => (t === shown ? kept : t));
           void this.persist();

@@ -15,8 +15,11 @@ export function answerBody(text: string): string {
 }
 
 export function tokenF1(prediction: string, reference: string): number {
-  const p = tokenize(prediction);
-  const r = tokenize(reference);
+  return overlapF1(tokenize(prediction), tokenize(reference));
+}
+
+/** SQuAD's F1 of two token lists (shared tokens counted with multiplicity); two empty lists agree. */
+export function overlapF1(p: readonly string[], r: readonly string[]): number {
   if (p.length === 0 || r.length === 0) return p.length === r.length ? 1 : 0;
   const counts = new Map<string, number>();
   for (const t of r) counts.set(t, (counts.get(t) ?? 0) + 1);

@@ -12,6 +12,7 @@ import type { IndexInfo } from '../../../widget/search/search-service.ts';
 import { CHROMIUM_ARGS, findChromium } from '../../browser/chromium.ts';
 import type { EvalQuestion } from '../questions.ts';
 import type { AnswerRecord } from './answer-metrics.ts';
+import { askInFreshConversation } from './ask-fresh.ts';
 
 export interface BrowserEvalOptions {
   indexDir: string;
@@ -55,15 +56,7 @@ async function runOnDevServer(options: BrowserEvalOptions): Promise<BrowserEvalR
     const warm = await load();
     const records: AnswerRecord[] = [];
     for (const q of options.questions) {
-      const result = await page.evaluate(async (question) => {
-        const el = document.querySelector('harel-chat')!;
-        await el.clear();
-        try {
-          return { answer: (await el.ask(question)) as Answer, error: null };
-        } catch (error) {
-          return { answer: null, error: (error as { code?: string }).code ?? String(error) };
-        }
-      }, q.question);
+      const result = await askInFreshConversation(page, q.question);
       const record: AnswerRecord = {
         id: q.id,
         question: q.question,

@@ -17,7 +17,6 @@ import { fuzzDocuments, REAL_PDF_MAX_BYTES, realPdfSeeds } from '../../fuzz/docu
 import { DEMO_CORPUS } from '../../fuzz/corpus.ts';
 import { caseMutation, E5_DIR, fuzzModelFiles, loadModelSets, runModelCase } from '../../fuzz/model-files.ts';
 import { existsSync } from 'node:fs';
-import { prepareGemma } from '../../models/gemma.ts';
 
 let base: IndexFiles;
 beforeAll(async () => {
@@ -185,13 +184,8 @@ describe('documents through ingest (fuzzed)', () => {
 });
 
 describe('model files (fuzzed)', () => {
-  // The real GGUF's cases need Gemma in models/: fetched once, as the GGUF browser test does, so a
-  // run right after the quick start (which fetches only E5) fuzzes it too.
-  beforeAll(async () => {
-    const why = await prepareGemma();
-    if (why) console.warn(`model-file fuzz: ${why}`);
-  }, 600_000);
-
+  // The real GGUF's cases need Gemma in models/: the unit tests' global setup fetches it
+  // (tests/models/unit-setup.ts), so a run right after the quick start fuzzes it too.
   it('20 mutants from seed 27 (tiny embedder q8 and q4f32, a tiny GGUF, the real E5 and GGUF when models/ has them): each refused with its code, or loads and embeds', async () => {
     const r = await fuzzModelFiles({ seed: 27, runs: 20 });
     for (const line of r.missing) console.warn(`model-file fuzz: ${line}`);
