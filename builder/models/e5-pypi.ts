@@ -42,8 +42,8 @@ export function queryPrecisionOf(precisions: readonly E5Precision[]): E5Precisio
   return [...precisions].reverse().find((p) => p === 'q4f32' || p === 'q4i8' || p === 'fp32') ?? precisions[0];
 }
 
-/** Bumped when the converted files change for the same source: a fetch then converts again. */
-const CONVERTER_VERSION = 5;
+/** Bumped when the converted files change for the same source: a fetch then converts again (the tuned question model too). */
+export const CONVERTER_VERSION = 5;
 
 export interface FetchedFile {
   path: string;
@@ -82,7 +82,7 @@ interface SourceRecord {
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-async function writeAtomic(path: string, bytes: Uint8Array | string): Promise<FetchedFile> {
+export async function writeAtomic(path: string, bytes: Uint8Array | string): Promise<FetchedFile> {
   await mkdir(dirname(path), { recursive: true });
   const temp = `${path}.tmp-${process.pid}`;
   await writeFile(temp, bytes);

