@@ -29,6 +29,7 @@ import { searchVectors } from '../../widget/core/retrieval/vector-search.ts';
 import { parseScriptArgs } from '../../tools/script-args.ts';
 import { loadQuestions } from '../eval/questions.ts';
 import { withNodeEnv } from '../node-env.ts';
+import { loadQueryEmbedder } from '../commands/query-embedder.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { buildBenchPage, BENCH_PAGE_DIR, BENCH_PROFILE_PAGE_DIR } from './build-page.ts';
 import { median, percentile, runBrowserBench, type BrowserBenchResult, type BrowserRun, type ProfileSummary } from './browser-bench.ts';
@@ -90,6 +91,17 @@ interface BenchReport {
   jsWeight: { totals: JsWeightReport['beforeReady']['totals']; files: JsWeightReport['beforeReady']['files']; readyMs: number } | { error: string } | null;
   /** The reader's call time in Chromium, 1 and 2 threads (--reader): gguf-reader-bench.ts. */
   reader?: ReaderRun[];
+  /** Questions embedded in Node by the question model (--query-model or the index's), real index only. */
+  queryModel?: QueryModelFigures | { error: string } | null;
+}
+
+interface QueryModelFigures {
+  /** The model that embedded the questions: the index's embedder, or a question model tuned against it. */
+  id: string;
+  questions: number;
+  loadMs: number;
+  embedP50Ms: number;
+  embedP95Ms: number;
 }
 
 const USAGE = `usage: npm run bench [-- options]
@@ -112,6 +124,9 @@ const USAGE = `usage: npm run bench [-- options]
   --reader-only        the reader's figures alone
   --orama-save         also Orama's own save() of the real chunks with random vectors (slow)
   --dims <n>           vector width for --orama-save (default 384)
+  --query-model <id>   the question model whose embedding time is measured in Node, when the real
+                       index has vectors (default: the manifest's embedder.queryModel, else the embedder)
+  --model-dir <dir>    where that model's folder is (default models)
   --help               this text
 `;
 
@@ -368,6 +383,35 @@ function printDetails(report: BenchReport): void {
   }
 }
 
+/**
+ * The question model's load and per-question embedding time in Node (the widget's own code for a
+ * .q4w model), on an index with vectors; null for a BM25-only index (the default bench index).
+ * A mismatched pair is reported as QUERY_MODEL_MISMATCH's message, not measured.
+ */
+async function measureQueryModel(indexDir: string, queries: string[], modelDir: string, queryModel: string | undefined): Promise<QueryModelFigures | { error: string } | null> {
+  const index = await readIndexFolder(indexDir);
+  if (!index.vectors || !index.manifest.embedder) {
+    if (queryModel) log(`--query-model ${queryModel}: ${indexDir} has no vectors, no question is embedded`);
+    return null;
+  }
+  const started = performance.now();
+  try {
+    const embedder = await loadQueryEmbedder(index, { mode: 'hybrid', modelDir, queryModel });
+    if (!embedder) return null;
+    const loadMs = performance.now() - started;
+    const times: number[] = [];
+    for (const q of queries.slice(0, 100)) {
+      const t = performance.now();
+      await embedder.embed([q]);
+      times.push(performance.now() - t);
+    }
+    await embedder.dispose();
+    return { id: embedder.id, questions: times.length, loadMs, embedP50Ms: median(times), embedP95Ms: percentile(times, 95) };
+  } catch (error) {
+    return { error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseScriptArgs(USAGE, {
     options: {
@@ -387,6 +431,8 @@ async function main(): Promise<void> {
       dims: { type: 'string' },
       reader: { type: 'boolean' },
       'reader-only': { type: 'boolean' },
+      'query-model': { type: 'string' },
+      'model-dir': { type: 'string' },
     },
   });
   if (values['reader-only']) {
@@ -435,6 +481,7 @@ async function main(): Promise<void> {
   const realChunks = JSON.parse(await readFile(join(indexDir, 'manifest.json'), 'utf8')).counts.chunks as number;
   report.corpora.push(await measureCorpus(corpusName(realChunks, false), resolve(indexDir), queries, null, corpusOptions));
   if (values['orama-save']) await oramaSave(indexDir, Number(values.dims ?? 384));
+  report.queryModel = await measureQueryModel(indexDir, queries, values['model-dir'] ?? 'models', values['query-model']);
 
   for (const n of scales) {
     const dir = resolve(`.tmp/bench-${n}`);
@@ -471,6 +518,10 @@ async function main(): Promise<void> {
   console.log('');
   printTable(report);
   printDetails(report);
+  const qm = report.queryModel;
+  if (qm && 'error' in qm) console.log(`\nquestion model: ${qm.error}`);
+  else if (qm)
+    console.log(`\nquestion model ${qm.id} (Node): loaded in ${qm.loadMs.toFixed(0)} ms, ${qm.questions} questions embedded, p50 ${qm.embedP50Ms.toFixed(1)} ms, p95 ${qm.embedP95Ms.toFixed(1)} ms`);
   if (values.json) {
     await mkdir(dirname(resolve(values.json)), { recursive: true });
     await writeFile(values.json, `${JSON.stringify(report, null, 2)}\n`);

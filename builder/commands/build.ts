@@ -1,6 +1,8 @@
 /** `harel-builder build <input…> --out <dir>`: argument parsing and the summary; the work is in ../pipeline/. */
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { checkQueryModelPairing, type QueryModelConfig } from '../../widget/core/embedding/query-model.ts';
 import { createError, isHarelError } from '../../widget/core/errors.ts';
 import { FILE_TIMEOUT_MS } from '../ingest/index.ts';
 import { buildIndex, type BuildSummary } from '../pipeline/build-index.ts';
@@ -30,6 +32,21 @@ export function fileTimeoutOption(value: string | undefined): number | undefined
   return ms;
 }
 
+/**
+ * `--query-model`: refused before any work when the model folder says it was trained against
+ * other passages (a folder --model-dir does not hold is written as given: a site may serve it).
+ */
+async function checkBuildQueryModel(queryModel: string, embedder: string, modelDir: string | undefined, noEmbed: boolean): Promise<void> {
+  if (!queryModel) throw createError('BAD_ARGUMENT', '--query-model needs a model id.');
+  if (noEmbed) throw createError('BAD_ARGUMENT', '--query-model names the model that embeds questions, and --no-embed builds an index without vectors: leave one out.');
+  if (!modelDir) return;
+  const config = await readFile(join(modelDir, queryModel, 'config.json'), 'utf8').then(
+    (text) => JSON.parse(text) as QueryModelConfig,
+    () => null,
+  );
+  checkQueryModelPairing(embedder, queryModel, config);
+}
+
 export async function buildCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -48,6 +65,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
       'term-match': { type: 'string' },
       site: { type: 'string' },
       'file-timeout': { type: 'string' },
+      'query-model': { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
     },
   });
@@ -73,6 +91,8 @@ export async function buildCommand(argv: string[]): Promise<number> {
   // Checked before any work: a typo in the site file fails at once, not after the embedding.
   const site = values.site === undefined ? null : await readSiteConfig(values.site);
   const embedder = await defaultEmbedder(values.embedder, values['model-dir']);
+  const queryModel = values['query-model'];
+  if (queryModel !== undefined) await checkBuildQueryModel(queryModel, embedder, values['model-dir'], Boolean(values['no-embed']));
   const progress = createProgressReporter({ quiet: Boolean(values.quiet) });
   let summary: BuildSummary;
   let cancelled = (): boolean => false;
@@ -94,6 +114,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
         site,
         termMatch,
         fileTimeoutMs,
+        queryModel,
         signal,
         onProgress: progress.onProgress,
         log: progress.log,
@@ -114,7 +135,9 @@ export async function buildCommand(argv: string[]): Promise<number> {
     `index ${summary.manifest.buildId} written to ${values.out} in ${(summary.ms / 1000).toFixed(1)} s`,
     `  ${summary.manifest.counts.documents} documents, ${summary.manifest.counts.pages} pages, ${summary.manifest.counts.chunks} chunks, ${(summary.bytes / 1024).toFixed(0)} KB (${(summary.bytes / Math.max(1, summary.manifest.counts.chunks)).toFixed(0)} bytes/chunk)`,
     `  chunks vs previous build: ${summary.diff.added} added, ${summary.diff.removed} removed, ${summary.diff.kept} unchanged; ${summary.embedded} embedded, ${summary.embedCacheHits} from the embedding cache`,
-    summary.manifest.embedder ? `  embedder ${summary.manifest.embedder.id}${summary.manifest.embedder.fixture ? ' (test fixture)' : ''}` : '  BM25-only (no vectors)',
+    summary.manifest.embedder
+      ? `  embedder ${summary.manifest.embedder.id}${summary.manifest.embedder.fixture ? ' (test fixture)' : ''}${summary.manifest.embedder.queryModel ? `; questions: ${summary.manifest.embedder.queryModel}` : ''}`
+      : '  BM25-only (no vectors)',
   ];
   if (summary.skipped.length) {
     lines.push(`  skipped ${summary.skipped.length} file(s):`);

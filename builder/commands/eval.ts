@@ -49,6 +49,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       'reader-calls': { type: 'string' },
       limit: { type: 'string' },
       every: { type: 'string' },
+      'query-model': { type: 'string' },
     },
   });
   const [indexDir] = positionals;
@@ -74,11 +75,15 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const rrfK = optionalNumber(values['rrf-k'], '--rrf-k', 0);
   const bm25Pool = values['bm25-pool'] === undefined ? undefined : positiveInt(values['bm25-pool'], '--bm25-pool', 1);
   const vectorPool = values['vector-pool'] === undefined ? undefined : positiveInt(values['vector-pool'], '--vector-pool', 1);
-  const embedder = await loadQueryEmbedder(index, { mode, modelDir: values['model-dir'], allowRemote: values['allow-remote'] });
+  const embedder = await loadQueryEmbedder(index, { mode, modelDir: values['model-dir'], allowRemote: values['allow-remote'], queryModel: values['query-model'] });
+  // Which model embedded the questions: a tuned question model and the stock one are compared by it.
+  const queryModel = embedder?.id ?? null;
+  if (queryModel)
+    process.stdout.write(`questions embedded by ${queryModel}${index.manifest.embedder && queryModel !== index.manifest.embedder.id ? ` (passages: ${index.manifest.embedder.id})` : ''}\n`);
 
   const aliases = aliasMap(index.documents);
   const twins = twinLookup(index.documents, index.chunks);
-  const out: Record<string, { report: EvalReport; baselines?: Record<string, EvalReport>; reader?: ReaderEvalSummary & { records: ReaderEvalRecord[] } }> = {};
+  const out: Record<string, { report: EvalReport; queryModel: string | null; baselines?: Record<string, EvalReport>; reader?: ReaderEvalSummary & { records: ReaderEvalRecord[] } }> = {};
   for (const file of values.questions) {
     const questions = (await loadQuestions(file)).filter((_, i) => i % every === 0).slice(0, limit);
     const report = await runEval(
@@ -109,7 +114,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     );
     progress.finish();
     process.stdout.write(`\n== ${file}\n${formatReport(report, 'harel-chat')}\n`);
-    const entry: (typeof out)[string] = { report };
+    const entry: (typeof out)[string] = { report, queryModel };
     if (values.baseline) {
       entry.baselines = {};
       const rows = [TABLE_HEADER, formatLevelRow('harel-chat', report.answerable, report.file, report.page)];
@@ -142,7 +147,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   if (values.json) {
     const files = Object.keys(out);
     // One question file: the report itself (keys questions/file/page/routing at the top level).
-    const json = files.length === 1 ? { ...out[files[0]].report, baselines: out[files[0]].baselines, reader: out[files[0]].reader } : out;
+    const json = files.length === 1 ? { ...out[files[0]].report, queryModel, baselines: out[files[0]].baselines, reader: out[files[0]].reader } : out;
     await writeFile(values.json, `${JSON.stringify(json, null, 2)}\n`);
     process.stderr.write(`wrote ${values.json}\n`);
   }

@@ -22,6 +22,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
       'no-mined': { type: 'boolean' },
       json: { type: 'boolean' },
       quiet: { type: 'boolean' },
+      'query-model': { type: 'string' },
     },
   });
   const [indexDir, ...words] = positionals;
@@ -31,7 +32,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
   const retriever = new Retriever(index);
   const defaultMode: SearchMode = index.vectors ? 'hybrid' : 'bm25';
   const mode = searchMode(values.mode, defaultMode);
-  const embedder = await loadQueryEmbedder(index, { mode, modelDir: values['model-dir'], allowRemote: values['allow-remote'] });
+  const embedder = await loadQueryEmbedder(index, { mode, modelDir: values['model-dir'], allowRemote: values['allow-remote'], queryModel: values['query-model'] });
   const queryVector = await embedQuery(embedder, query);
   const result = retriever.search(query, {
     mode,
@@ -44,11 +45,13 @@ export async function searchCommand(argv: string[]): Promise<number> {
   });
   await embedder?.dispose();
   if (values.json) {
-    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ ...result, queryModel: embedder?.id ?? null }, null, 2)}\n`);
     return 0;
   }
   const route = result.route ? `routed to ${result.route.domain ?? '—'} (confidence ${result.route.confidence.toFixed(2)})${result.domainFilter ? ', filtered' : ', not filtered'}` : 'no router';
-  process.stdout.write(`mode ${result.mode}; ${values.domain ? `domain ${values.domain}` : route}\n`);
+  // Which model embedded the question: the index's embedder, or a question model tuned against it.
+  const questions = embedder ? `; question embedded by ${embedder.id}` : '';
+  process.stdout.write(`mode ${result.mode}; ${values.domain ? `domain ${values.domain}` : route}${questions}\n`);
   if (values.explain) {
     for (const e of result.expansions) process.stdout.write(`expanded "${e.matched}" → ${e.added.map((a) => `"${a}"`).join(', ')} (${e.source})\n`);
     if (result.expansions.length === 0) process.stdout.write('no lexicon expansion\n');

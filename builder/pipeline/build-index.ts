@@ -34,6 +34,8 @@ export interface BuildOptions extends WorkOptions {
   outDir: string;
   embed: boolean;
   embedder: string;
+  /** The model that embeds questions, when not `embedder` (manifest embedder.queryModel). */
+  queryModel?: string;
   modelDir?: string;
   allowRemote: boolean;
   /** The model's ONNX file; undefined: what the model folder's config.json names, else 'q8'. */
@@ -231,6 +233,8 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
         // Passages are embedded by transformers.js, which reads no .q4w pair.
         dtype: embedder.dtype === 'q4f32' || embedder.dtype === 'q4i8' ? 'fp32' : embedder.dtype,
         ...(queryDtype && queryDtype !== embedder.dtype ? { queryDtype } : {}),
+        // The question model chosen with --query-model (checked against this embedder by the command).
+        ...(options.queryModel && options.queryModel !== embedder.id ? { queryModel: options.queryModel } : {}),
       };
     }
 

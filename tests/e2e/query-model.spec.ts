@@ -79,7 +79,7 @@ test('the index answers by BM25 while the model loads, and search turns hybrid o
   const second = await ask(page);
   expect(second.searchMode).toBe('hybrid');
   expect(second.embed).toBeGreaterThan(0);
-  expect(events.searchReady).toEqual([{ searchMode: 'hybrid', embedder: 'fixture/tiny-embedder', embedderDevice: info.embedderDevice, embedderError: null }]);
+  expect(events.searchReady).toEqual([{ searchMode: 'hybrid', embedder: 'fixture/tiny-embedder', queryModel: 'fixture/tiny-embedder', embedderDevice: info.embedderDevice, embedderError: null }]);
   expect(events.errors).toEqual([]);
 });
 

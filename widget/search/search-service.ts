@@ -48,6 +48,11 @@ export interface IndexInfo {
    * index has no vectors. Absent from an IndexInfo made before the model loaded lazily.
    */
   embedderStatus?: EmbedderStatus;
+  /**
+   * The model that embeds questions (the embedder's id, or a question model tuned against its
+   * passages: widget/core/embedding/query-model.ts), once chosen; absent or null before, or without vectors.
+   */
+  queryModel?: string | null;
   /** While 'loading': bytes of the model's files received so far, and in all (of the files begun). */
   embedderDownload?: { loaded: number; total: number } | null;
   /** Whether the index was read from IndexedDB with no download. */
@@ -82,6 +87,12 @@ export interface LoadIndexOptions {
   modelBase: string | null;
   /** Overrides the index's embedder id (must produce the same vectors). */
   embedder?: string | null;
+  /**
+   * The model that embeds questions: default the manifest's embedder.queryModel, else the
+   * embedder. A question model trained against other passages is refused (QUERY_MODEL_MISMATCH):
+   * search then runs on words only and says why.
+   */
+  queryModel?: string | null;
   /** Where onnxruntime-web's .wasm/.mjs files are served (never a CDN). */
   wasmPaths?: string;
   signal?: AbortSignal;

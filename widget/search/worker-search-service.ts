@@ -49,6 +49,7 @@ export class WorkerSearchService implements SearchService {
           manifestUrl: new URL(options.manifestUrl, base).href,
           modelBase: options.modelBase ? new URL(options.modelBase, base).href : null,
           embedder: options.embedder ?? null,
+          queryModel: options.queryModel ?? null,
           // Unset: /ort/ on the dev server, `ort/` beside the bundle when built (widget/assets.ts).
           wasmPaths: new URL(options.wasmPaths ?? defaultWasmPaths(), base).href,
         },

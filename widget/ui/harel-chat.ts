@@ -62,8 +62,10 @@ export interface HarelChatReadyDetail {
 /** `harel-chat:search-ready`: how search runs once the query model is in, failed, or not needed. */
 export interface HarelChatSearchReadyDetail {
   searchMode: IndexInfo['searchMode'];
-  /** The query model's id, null for an index without vectors. */
+  /** The index's embedder id, null for an index without vectors. */
   embedder: string | null;
+  /** The model that embeds questions (the embedder, or a question model tuned against it), null without vectors. */
+  queryModel: string | null;
   embedderDevice: 'webgpu' | 'wasm' | null;
   /** Why search stays BM25 although the index has vectors, else null. */
   embedderError: string | null;
@@ -116,6 +118,7 @@ export class HarelChatElement extends LitElement {
     readerCalls: { type: String, attribute: 'reader-calls' },
     readerRefuses: { type: Boolean, attribute: 'reader-refuses' },
     embedder: { type: String },
+    queryModel: { type: String, attribute: 'query-model' },
     theme: { type: String, reflect: true },
     debug: { type: Boolean, reflect: true },
     siteName: { type: String, attribute: 'site-name' },
@@ -159,6 +162,11 @@ export class HarelChatElement extends LitElement {
   declare ggufAnswers: string;
   /** Overrides the index's embedder id. */
   declare embedder: string;
+  /**
+   * The model that embeds questions; default the index's manifest embedder.queryModel, else the
+   * embedder. One trained against other passages is refused: search stays on words, and says why.
+   */
+  declare queryModel: string;
   declare theme: string;
   /** Shows the technical details (search mode, counts, storage, model reasons) open. */
   declare debug: boolean;
@@ -242,6 +250,7 @@ export class HarelChatElement extends LitElement {
     this.readerCalls = '';
     this.readerRefuses = false;
     this.embedder = '';
+    this.queryModel = '';
     this.theme = 'light';
     this.debug = false;
     this.siteName = '';
@@ -379,7 +388,7 @@ export class HarelChatElement extends LitElement {
    */
   protected override willUpdate(changed: PropertyValues<this>): void {
     if (!this.isConnected || !this.index) return;
-    const restart = (['index', 'modelBase', 'embedder', 'mode', 'model', 'llmEngine', 'ggufModel', 'ggufAnswers', 'readerModel', 'readerCalls', 'readerRefuses'] as const).some((key) =>
+    const restart = (['index', 'modelBase', 'embedder', 'queryModel', 'mode', 'model', 'llmEngine', 'ggufModel', 'ggufAnswers', 'readerModel', 'readerCalls', 'readerRefuses'] as const).some((key) =>
       changed.has(key),
     );
     if (!this.session || restart) this.startSession();
@@ -413,6 +422,7 @@ export class HarelChatElement extends LitElement {
     const detail: HarelChatSearchReadyDetail = {
       searchMode: info.searchMode,
       embedder: info.embedder?.id ?? null,
+      queryModel: info.queryModel ?? null,
       embedderDevice: info.embedderDevice ?? null,
       embedderError: info.embedderError,
     };
@@ -442,7 +452,7 @@ export class HarelChatElement extends LitElement {
     const reject = this.rejectReady;
     const rejectSearch = this.rejectSearchReady;
     session
-      .loadIndex({ manifestUrl, modelBase, embedder: this.embedder || null, onInfo: () => this.settleSearch(session) })
+      .loadIndex({ manifestUrl, modelBase, embedder: this.embedder || null, queryModel: this.queryModel || null, onInfo: () => this.settleSearch(session) })
       .then((info) => {
         if (this.session !== session) return;
         resolve(info);

@@ -17,6 +17,7 @@ const STRINGS = {
     loading: 'בזמן שמודל החיפוש נטען…',
     noVectors: 'אין וקטורים באינדקס',
     fixture: 'מודל בדיקה, לא E5',
+    questions: 'שאלות:',
     of: (done: string, total: string) => `${done} מתוך ${total}`,
   },
   en: {
@@ -26,6 +27,7 @@ const STRINGS = {
     loading: 'while the search model loads…',
     noVectors: 'this index has no vectors',
     fixture: 'a test fixture, not E5',
+    questions: 'questions:',
     of: (done: string, total: string) => `${done} of ${total}`,
   },
 } as const;
@@ -53,7 +55,9 @@ export function renderSearchInfo(info: IndexInfo, lang: Lang): TemplateResult {
   let text: TemplateResult;
   if (status === 'ready') {
     const device = info.embedderDevice ? `, ${info.embedderDevice}` : '';
-    text = html`${s.hybrid} (<bdi dir="ltr">${modelName(info, lang)}${device}</bdi>)`;
+    // A question model of its own is named beside the passages' model: which one answered is the point.
+    const questions = info.queryModel && info.queryModel !== info.embedder?.id ? `, ${s.questions} ${info.queryModel}` : '';
+    text = html`${s.hybrid} (<bdi dir="ltr">${modelName(info, lang)}${questions}${device}</bdi>)`;
   } else if (status === 'loading') {
     text = html`${s.bm25} ${s.loading}${download?.total ? html` <span class="amount">${s.of(formatBytes(download.loaded, lang), formatBytes(download.total, lang))}</span>` : nothing}`;
   } else if (status === 'failed') {

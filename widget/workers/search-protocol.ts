@@ -22,6 +22,7 @@ export interface WorkerLoadOptions {
   manifestUrl: string;
   modelBase: string | null;
   embedder: string | null;
+  queryModel: string | null;
   wasmPaths: string;
 }
 

@@ -16,7 +16,10 @@ import { asHarelError, createError } from '../core/errors.ts';
 import type { LoadedIndex } from '../core/format/read-index.ts';
 import type { IndexManifest } from '../core/format/manifest.ts';
 import type { QueryEmbedder } from '../embed/query-embedder.ts';
-import { type CachedModelFiles, readCachedQueryModel } from '../embed/query-model-files.ts';
+import { fetchModelFile } from '../embed/model-files.ts';
+import { modelFileUrl, resolveModelLocation } from '../embed/model-location.ts';
+import { type CachedModelFiles, type QueryDtype, readCachedQueryModel } from '../embed/query-model-files.ts';
+import { checkQueryModelPairing, type QueryModelConfig, queryDtypeOf, queryModelOf } from '../core/embedding/query-model.ts';
 import { corpusCentroid } from '../core/retrieval/corpus-centroid.ts';
 import { LocalSearchService } from '../search/local-search-service.ts';
 import { loadStoredIndex } from '../store/index-store.ts';
@@ -38,19 +41,47 @@ function serialize(error: unknown): SerializedError {
 /** How often the model's download progress is posted: enough for a counter, not a message per chunk. */
 const PROGRESS_INTERVAL_MS = 250;
 
+/** The question model's id: the query-model attribute, else the manifest's queryModel, else the embedder (attribute or the index's). */
+const queryModelFor = (info: NonNullable<IndexManifest['embedder']>, options: WorkerLoadOptions) => queryModelOf(info, options.queryModel, options.embedder ?? info.id);
+
+/** A question model's config.json (its passage model and its file), from the model base like its other files. */
+async function readQueryModelConfig(model: string, modelBase: string | null, signal: AbortSignal): Promise<QueryModelConfig> {
+  const url = modelFileUrl(resolveModelLocation(modelBase), model, 'config.json');
+  let bytes: Uint8Array;
+  try {
+    bytes = await fetchModelFile(url, { signal });
+  } catch (error) {
+    if (signal.aborted) throw createError('ABORTED');
+    throw createError('EMBEDDER_UNAVAILABLE', model, `its config.json could not be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    return JSON.parse(new TextDecoder().decode(bytes)) as QueryModelConfig;
+  } catch {
+    throw createError('EMBEDDER_UNAVAILABLE', model, `${url} is not JSON`);
+  }
+}
+
 /** The embedder for the index's vectors, or why there is none (search then runs BM25-only). */
 async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, signal: AbortSignal, onProgress: (progress: Progress) => void, cached: CachedModelFiles | undefined) {
   const info = index.manifest.embedder;
   if (!info || !index.manifest.files.vectors) return { embedder: null, embedderError: null };
-  const model = options.embedder ?? info.id;
+  const model = queryModelFor(info, options);
   try {
+    let dtype: QueryDtype = info.queryDtype ?? info.dtype ?? 'q8';
+    if (model !== (options.embedder ?? info.id)) {
+      // A question model of its own: its config.json says which passages it was trained against
+      // (another index's: refused, and search stays on words, saying why) and which file it has.
+      const config = await readQueryModelConfig(model, options.modelBase, signal);
+      checkQueryModelPairing(info.id, model, config);
+      dtype = queryDtypeOf<QueryDtype>(info, model, config);
+    }
     const { createQueryEmbedder, forgetModelFiles } = await import('../embed/query-embedder.ts');
     const loaded = await createQueryEmbedder({
       id: model,
       modelBase: options.modelBase,
       wasmPaths: options.wasmPaths,
       queryPrefix: info.queryPrefix,
-      dtype: info.queryDtype ?? info.dtype ?? 'q8',
+      dtype,
       cached,
       signal,
       onProgress,
@@ -75,6 +106,8 @@ async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, sign
 function readModelEarly(manifest: IndexManifest, options: WorkerLoadOptions): CachedModelFiles | undefined {
   const info = manifest.embedder;
   if (!info || !manifest.files.vectors) return undefined;
+  // A question model of its own names its file in its config.json, read only once the index is in.
+  if (queryModelFor(info, options) !== (options.embedder ?? info.id)) return undefined;
   return readCachedQueryModel(options.embedder ?? info.id, options.modelBase, info.queryDtype ?? info.dtype ?? 'q8');
 }
 
@@ -98,7 +131,9 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
   embedder = null;
   const report = (): IndexLoadInfo => {
     const current = embedder && service === fresh ? embedder : null;
-    return { ...fresh.info(), indexError: stored.indexError, embedderDevice: current?.device ?? null, embedderTimings: current ? { ...current.timings } : null };
+    const info = stored.index.manifest.embedder;
+    const queryModel = info && wantsModel ? queryModelFor(info, options) : null;
+    return { ...fresh.info(), queryModel, indexError: stored.indexError, embedderDevice: current?.device ?? null, embedderTimings: current ? { ...current.timings } : null };
   };
   // The index answers from here on, by BM25 until the model is in.
   post({ type: 'ready', id, info: report() });

@@ -54,6 +54,13 @@ export interface EmbedderInfo {
    * Absent: `dtype`.
    */
   queryDtype?: 'q8' | 'q4' | 'fp32' | 'q4f32' | 'q4i8';
+  /**
+   * The model that embeds questions, when not `id`: a question model tuned against this
+   * embedder's passage vectors (its config.json's `harel.passageModel` names `id`), chosen at build
+   * time with `--query-model`. Search, eval and the widget use it unless told otherwise
+   * (widget/core/embedding/query-model.ts). Absent: `id`.
+   */
+  queryModel?: string;
 }
 
 export interface CountTable {

@@ -53,6 +53,7 @@ export function checkManifestFields(m: Record<string, unknown>, source: string):
     for (const key of ['passagePrefix', 'queryPrefix'] as const) if (!isString(e[key])) throw fail(`embedder.${key} is not a string`);
     if (e.dtype !== undefined && !DTYPES.has(e.dtype as string)) throw fail('embedder.dtype is not q8, q4 or fp32');
     if (e.queryDtype !== undefined && !DTYPES.has(e.queryDtype as string) && e.queryDtype !== 'q4f32' && e.queryDtype !== 'q4i8') throw fail('embedder.queryDtype is not q8, q4, fp32, q4f32 or q4i8');
+    if (e.queryModel !== undefined && (!isString(e.queryModel) || !e.queryModel)) throw fail('embedder.queryModel is not a model id');
   }
   const c = m.counts;
   if (!isObject(c) || !isCount(c.documents) || !isCount(c.chunks) || !isCount(c.pages)) throw fail('counts are not counts');
