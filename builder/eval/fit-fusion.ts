@@ -5,6 +5,7 @@
  *   npx tsx builder/eval/fit-fusion.ts [--harel .tmp/harel-e5] [--heq .tmp/heq-e5] [--model-dir models]
  *       [--folds 5] [--seed 7] [--write builder/eval/fit/fusion-result.json]
  *       [--query-text as-asked|without-function-words] [--center none|passages|both] [--prf k,beta]
+ *       [--query-vectors training/query-encoder/runs/<run>-f0/held_out.json ...]   (the tuned encoder's held-out folds)
  *
  * Data (read from ../shared/data, never copied): dev-v2 and dev-v3 over the Harel index (routed,
  * as the widget searches), HeQ validation over its own index (not routed, as `eval --no-route`).
@@ -22,7 +23,7 @@
  * widget/core/retrieval/fusion-defaults.ts by hand (the script says when the two differ).
  */
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -302,17 +303,46 @@ function centeredQuery(index: LoadedIndex, vector: Float32Array): Float32Array {
   return out.map((v) => v / length);
 }
 
-async function collect(set: SetName, index: LoadedIndex, file: string, route: boolean, modelDir: string, cacheFile: string, embedded: (question: string) => string, prf: Feedback): Promise<Pool[]> {
+/**
+ * `--query-vectors`: each question's vector from files written elsewhere (text → vector), e.g. the
+ * tuned question encoder's held-out folds (training/query-encoder/runs/<run>/held_out.json: every
+ * question embedded by the adapter that never saw it), in place of the stock model's.
+ */
+async function readQueryVectors(files: readonly string[]): Promise<Map<string, Float32Array> | null> {
+  if (files.length === 0) return null;
+  const out = new Map<string, Float32Array>();
+  for (const file of files) {
+    const json = JSON.parse(await readFile(file, 'utf8')) as { vectors?: Record<string, number[]> };
+    for (const [text, v] of Object.entries(json.vectors ?? {})) out.set(text, Float32Array.from(v));
+  }
+  return out;
+}
+
+async function collect(
+  set: SetName,
+  index: LoadedIndex,
+  file: string,
+  route: boolean,
+  modelDir: string,
+  cacheFile: string,
+  embedded: (question: string) => string,
+  prf: Feedback,
+  given: Map<string, Float32Array> | null,
+): Promise<Pool[]> {
   const retriever = new Retriever(index);
   const aliases = aliasMap(index.documents);
   const twins = twinLookup(index.documents, index.chunks);
   const questions = (await loadQuestions(file)).filter((q) => q.answerable);
-  const vectors = await queryVectors(
-    index,
-    questions.map((q) => embedded(q.question)),
-    modelDir,
-    cacheFile,
-  );
+  const missing = given ? questions.filter((q) => !given.has(embedded(q.question))) : [];
+  if (missing.length) throw new Error(`--query-vectors has no vector for ${missing.length} ${set} question(s), e.g. "${missing[0].question}"`);
+  const vectors =
+    given ??
+    (await queryVectors(
+      index,
+      questions.map((q) => embedded(q.question)),
+      modelDir,
+      cacheFile,
+    ));
   return questions.map((q) => {
     const queryVector = withFeedback(retriever, q.question, route, centeredQuery(index, vectors.get(embedded(q.question))!), prf);
     const base = { route, queryVector };
@@ -336,8 +366,10 @@ async function main(): Promise<void> {
       'query-text': { type: 'string', default: 'as-asked' },
       center: { type: 'string', default: 'none' },
       prf: { type: 'string' },
+      'query-vectors': { type: 'string', multiple: true, default: [] },
     },
   });
+  const given = await readQueryVectors(values['query-vectors']!);
   const prf: Feedback = values.prf ? (values.prf.split(',').map(Number) as [number, number]) : null;
   if (prf && (prf.length !== 2 || prf.some((v) => !Number.isFinite(v)))) throw new Error('--prf is k,beta, e.g. 3,0.5');
   const center = values.center as Centering;
@@ -356,9 +388,9 @@ async function main(): Promise<void> {
   const harel = centered(await readIndexFolder(values.harel!), center);
   const heq = centered(await readIndexFolder(values.heq!), center);
   const pools = [
-    ...(await collect('dev-v2', harel, join(DATA, 'harel/questions/dev-v2.json'), true, modelDir, cache, embedded, prf)),
-    ...(await collect('dev-v3', harel, join(DATA, 'harel/questions/dev-v3.json'), true, modelDir, cache, embedded, prf)),
-    ...(await collect('heq', heq, join(DATA, 'heq/heq_v1.1_val.json'), false, modelDir, cache, embedded, prf)),
+    ...(await collect('dev-v2', harel, join(DATA, 'harel/questions/dev-v2.json'), true, modelDir, cache, embedded, prf, given)),
+    ...(await collect('dev-v3', harel, join(DATA, 'harel/questions/dev-v3.json'), true, modelDir, cache, embedded, prf, given)),
+    ...(await collect('heq', heq, join(DATA, 'heq/heq_v1.1_val.json'), false, modelDir, cache, embedded, prf, given)),
   ];
   const folds = stratifiedFolds(pools, k, seed);
   const counts = SETS.map((s) => `${s} ${pools.filter((p) => p.set === s).length}`).join(', ');
