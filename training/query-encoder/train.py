@@ -192,7 +192,7 @@ def main():
             raise SystemExit("the forward pass here does not reproduce the widget's vectors: stop")
 
     # Frozen lower layers: each row's hidden states at `first_tuned`, computed once.
-    cache: dict[str, tuple] = {}
+    cache: dict[str, torch.Tensor] = {}
     started = time.time()
     with torch.no_grad():
         everything = sorted({r["id"]: r for r in train + held}.values(), key=lambda r: len(r["ids"]))

@@ -32,6 +32,7 @@ import type { WindowedEncoder } from '../../../widget/core/embedding/windowed-en
 import { createPipelineEncoder } from '../../../builder/embed/pipeline-parts.ts';
 import { parityStrings } from '../../models/parity-strings.ts';
 import { E5_SOURCE, MODELS, prepareReference, reference, type ReferenceOutput } from '../../models/reference.ts';
+import { cosine } from '../../support/cosine.ts';
 
 const missing = await prepareReference();
 if (missing && process.env.CI) throw new Error(`E5 parity test cannot run: ${missing}`);
@@ -59,18 +60,6 @@ function dataQuestions(): { source: string; questions: string[] } {
   if (sources.length === 1) console.warn(`E5 parity: ${DATA} is absent; only the demo's questions and the parity strings are compared.`);
   return { source: sources.join(', '), questions: [...new Set(questions)] };
 }
-
-const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return dot / Math.sqrt(na * nb);
-};
 
 interface Comparison {
   idMismatches: string[];

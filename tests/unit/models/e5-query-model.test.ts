@@ -29,6 +29,7 @@ import type { EmbedderInfo } from '../../../widget/core/format/manifest.ts';
 import { checkManifestFields } from '../../../widget/core/format/validate.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
 import { E5_SOURCE, MODELS } from '../../models/reference.ts';
+import { cosine } from '../../support/cosine.ts';
 
 const STOCK = join(MODELS, PYPI_E5_ID);
 const DOWNLOADS = join(MODELS, '.downloads');
@@ -144,18 +145,6 @@ async function shasOf(dir: string): Promise<Record<string, string>> {
   }
   return out;
 }
-
-const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return dot / Math.sqrt(na * nb);
-};
 
 const TEXTS = ['query: מה ההשתתפות העצמית בביטוח רכב?', 'query: how soon must I report a home insurance claim?', 'query: תקופת אכשרה בביטוח בריאות'];
 

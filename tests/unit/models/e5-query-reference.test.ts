@@ -17,6 +17,7 @@ import { loadWidgetQueryEmbedder } from '../../../builder/embed/widget-query-emb
 import { PYPI_E5_ID } from '../../../builder/models/e5-pypi.ts';
 import { QUERY_ADAPTER_DIR, writeE5QueryModel } from '../../../builder/models/e5-query-model.ts';
 import { E5_SOURCE, MODELS } from '../../models/reference.ts';
+import { cosine } from '../../support/cosine.ts';
 
 const STOCK = join(MODELS, PYPI_E5_ID);
 const HAVE_E5 = existsSync(E5_SOURCE) && existsSync(join(STOCK, 'source.json'));
@@ -26,18 +27,6 @@ interface Reference {
   model: string;
   questions: { text: string; ids: number[]; vector: number[] }[];
 }
-
-const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] ** 2;
-    nb += b[i] ** 2;
-  }
-  return dot / Math.sqrt(na * nb);
-};
 
 const temps: string[] = [];
 afterAll(async () => {
