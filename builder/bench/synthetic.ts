@@ -32,7 +32,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { compileBm25 } from '../write/compile-bm25.ts';
+import { compileBm25 } from '../../widget/core/format/compile-bm25.ts';
 import { writeIndex } from '../write/write-index.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import type { LoadedIndex } from '../../widget/core/format/read-index.ts';

@@ -2,7 +2,7 @@
  * Ctrl-C for every long command: the first one aborts the work's signal so it can stop cleanly
  * (and says what happens meanwhile), a second one quits at once. Progress is closed either way.
  * The handler runs only when the work gives the event loop a turn: long synchronous loops must
- * pause (builder/pipeline/pace.ts). Quitting at once runs the process's exit hooks, which delete a
+ * pause (widget/core/steps.ts). Quitting at once runs the process's exit hooks, which delete a
  * build's temporary folder (builder/write/swap.ts).
  */
 import type { ProgressReporter } from './progress.ts';

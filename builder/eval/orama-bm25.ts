@@ -1,6 +1,6 @@
 /**
  * The reference BM25: Orama over the chunks with the project's tokenizer. Index format 1 shipped
- * this index; format 2 ships compiled postings (builder/write/compile-bm25.ts) scored by
+ * this index; format 2 ships compiled postings (widget/core/format/compile-bm25.ts) scored by
  * widget/core/retrieval/bm25-index.ts, and tests hold that scorer to this one's scores. Orama's
  * tokenizer, as before, must be ours: its default one splits on a Latin-only pattern and
  * yields no tokens for Hebrew. Orama's default tokenizer splits on
@@ -14,7 +14,7 @@ import { throwIfAborted } from '../../widget/core/errors.ts';
 import type { RetrievalDefaults } from '../../widget/core/format/manifest.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
 import { createOramaTokenizer } from '../../widget/core/tokenizer/index.ts';
-import { chunkContext } from '../write/compile-bm25.ts';
+import { chunkContext } from '../../widget/core/format/compile-bm25.ts';
 import type { Bm25Hit, Bm25SearchOptions } from '../../widget/core/retrieval/bm25-index.ts';
 
 export const BM25_SCHEMA = {

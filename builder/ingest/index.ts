@@ -20,7 +20,7 @@ import { deriveTitle } from '../parse/title.ts';
 import { MANIFEST_NAME, parseManifest, type Manifest } from './manifest.ts';
 import { parseFile, type ParsedFile, type PdfParser } from './parse-file.ts';
 import { listFiles } from './walk.ts';
-import { pause } from '../pipeline/pace.ts';
+import { pause } from '../../widget/core/steps.ts';
 
 export type { PdfParser };
 

@@ -9,7 +9,7 @@ import { parseWebFile } from '../parse/html.ts';
 import { parseMarkdownSteps } from '../parse/markdown.ts';
 import { parsePageJson, type PageJsonMeta } from '../parse/page-json.ts';
 import { parseTextSteps } from '../parse/text.ts';
-import { runSteps } from '../pipeline/pace.ts';
+import { runSteps } from '../../widget/core/steps.ts';
 
 /** The shape of `parsePdf` in `builder/parse/pdf.ts` (run in a worker thread by default); tests inject their own, run in this thread. */
 export type PdfParser = (bytes: Uint8Array, file: string, options?: WorkOptions) => Promise<ParsedPage[]>;
@@ -78,7 +78,7 @@ export async function parseFile(bytes: Uint8Array, file: string, options: { pars
     }
     case '.md':
     case '.markdown':
-      // Line by line with pauses: a large file must not hold off Ctrl-C (builder/pipeline/pace.ts).
+      // Line by line with pauses: a large file must not hold off Ctrl-C (widget/core/steps.ts).
       return { kind: 'md', pages: await runSteps(parseMarkdownSteps(decodeUtf8(bytes, file), file), options.signal), contentHash };
     case '.txt':
       return { kind: 'txt', pages: await runSteps(parseTextSteps(decodeUtf8(bytes, file), file), options.signal), contentHash };

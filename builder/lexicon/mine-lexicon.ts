@@ -12,7 +12,7 @@
 import { normalizeText, tokenize } from '../../widget/core/tokenizer/index.ts';
 import { LEXICON } from '../../widget/core/retrieval/lexicon.ts';
 import type { MinedEntry, MinedKind, MinedLexicon } from '../../widget/core/retrieval/mined-lexicon.ts';
-import { finishNow, type Steps } from '../pipeline/pace.ts';
+import { finishNow, type Steps } from '../../widget/core/steps.ts';
 
 export interface MineOptions {
   /** Documents a definition must be found in (acronyms and translations, checked by letters and length, need one). */
@@ -145,7 +145,7 @@ export function mineLexicon(pages: Iterable<MinePage>, chunkTexts: readonly stri
   return finishNow(mineLexiconSteps(pages, chunkTexts, options));
 }
 
-/** `mineLexicon` as steps, one per line of text and per chunk (the build runs it with pauses: builder/pipeline/pace.ts). */
+/** `mineLexicon` as steps, one per line of text and per chunk (the build runs it with pauses: widget/core/steps.ts). */
 export function* mineLexiconSteps(pages: Iterable<MinePage>, chunkTexts: readonly string[], options: MineOptions = {}): Steps<MinedLexicon> {
   const minDocs = options.minDocs ?? 2;
   const maxShare = options.maxChunkShare ?? 0.02;

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { createError, isHarelError } from '../../widget/core/errors.ts';
 import { readGgufMetadata, readGgufTensors } from '../../widget/core/format/gguf-file.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
-import { pause } from '../pipeline/pace.ts';
+import { pause } from '../../widget/core/steps.ts';
 import { GEMMA_PATH, GEMMA_SOURCE } from './gemma-pypi.ts';
 import { planLoraMerge, type MergedType } from './gguf-lora-merge.ts';
 import { readLoraAdapter } from './lora-adapter.ts';

@@ -4,7 +4,7 @@
  * HTML rendering, and this tiny subset is not worth a dependency.
  */
 import type { Block, ParsedPage } from '../../widget/core/schema.ts';
-import { finishNow, type Steps } from '../pipeline/pace.ts';
+import { finishNow, type Steps } from '../../widget/core/steps.ts';
 
 const ATX_HEADING = /^ {0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/;
 const FENCE = /^ {0,3}(```+|~~~+)/;
@@ -46,7 +46,7 @@ export function parseMarkdown(md: string, file: string): ParsedPage[] {
   return finishNow(parseMarkdownSteps(md, file));
 }
 
-/** `parseMarkdown` as steps, one per line (the build runs it with pauses: builder/pipeline/pace.ts). */
+/** `parseMarkdown` as steps, one per line (the build runs it with pauses: widget/core/steps.ts). */
 export function* parseMarkdownSteps(md: string, _file: string): Steps<ParsedPage[]> {
   const lines = md.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
   const blocks: Block[] = [];

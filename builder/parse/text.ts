@@ -5,7 +5,7 @@
  * lines are joined back into paragraphs.
  */
 import type { Block, ParsedPage } from '../../widget/core/schema.ts';
-import { finishNow, type Steps } from '../pipeline/pace.ts';
+import { finishNow, type Steps } from '../../widget/core/steps.ts';
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&',
@@ -201,7 +201,7 @@ export function parseText(text: string, file: string): ParsedPage[] {
   return finishNow(parseTextSteps(text, file));
 }
 
-/** `parseText` as steps, one per line (the build runs it with pauses: builder/pipeline/pace.ts). */
+/** `parseText` as steps, one per line (the build runs it with pauses: widget/core/steps.ts). */
 export function* parseTextSteps(text: string, _file: string): Steps<ParsedPage[]> {
   const parts = text.replace(/^\uFEFF/, '').split('\f');
   while (parts.length > 1 && parts[parts.length - 1].trim() === '') parts.pop();

@@ -1,7 +1,7 @@
 /**
  * The build pipeline: ingest → chunk → embed (cached) → route model → BM25 → write.
  * Each step reports progress and honours the abort signal: the long CPU-bound steps run with
- * pauses (./pace.ts) so that Ctrl-C is seen within a few tens of milliseconds, and a cancelled
+ * pauses (widget/core/steps.ts) so that Ctrl-C is seen within a few tens of milliseconds, and a cancelled
  * build writes nothing to --out. Bad input never stops the build.
  */
 import { createHash } from 'node:crypto';
@@ -11,12 +11,12 @@ import { gunzipSync } from 'node:zlib';
 import { createError, throwIfAborted } from '../../widget/core/errors.ts';
 import { packVectors } from '../../widget/core/format/int8.ts';
 import type { EmbedderInfo, IndexManifest, SiteInfo } from '../../widget/core/format/manifest.ts';
-import { compileBm25Async } from '../write/compile-bm25.ts';
+import { compileBm25Async } from '../../widget/core/format/compile-bm25.ts';
 import { decodeChunkStore } from '../../widget/core/format/chunk-store.ts';
 import { trainRouterSteps } from '../../widget/core/retrieval/route-model.ts';
 import type { Chunk, IndexedDocument, ParsedDocument, WorkOptions } from '../../widget/core/schema.ts';
 import { DEFAULT_RETRIEVAL, type RetrievalDefaults } from '../../widget/core/format/manifest.ts';
-import { chunkDocumentSteps } from '../chunk/index.ts';
+import { chunkDocumentSteps } from '../../widget/core/chunk/index.ts';
 import { FIXTURE_EMBEDDER, PASSAGE_PREFIX, QUERY_PREFIX } from '../embed/defaults.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import { configuredQueryDtype } from '../embed/local-model.ts';
@@ -27,7 +27,7 @@ import { recoverOut } from '../write/swap.ts';
 import { twinGroupsSteps } from '../twins/twin-groups.ts';
 import { alignEditionsSteps, editionRefs } from '../twins/editions.ts';
 import { mineLexiconSteps } from '../lexicon/mine-lexicon.ts';
-import { pause, runSteps } from './pace.ts';
+import { pause, runSteps } from '../../widget/core/steps.ts';
 
 export interface BuildOptions extends WorkOptions {
   inputs: string[];

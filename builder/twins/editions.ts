@@ -11,7 +11,7 @@
  * of their numbers, other products 0.25 at most, except two near-identical travel products
  * (first class 0.98, premium passport 0.92), which the margin rule leaves to the best.
  */
-import { finishNow, textPieces, type Steps } from '../pipeline/pace.ts';
+import { finishNow, textPieces, type Steps } from '../../widget/core/steps.ts';
 
 /** A document as the aligner sees it: its domain, its script and its pages' texts. */
 export interface EditionDocument {
@@ -188,7 +188,7 @@ export function alignEditions(documents: readonly EditionDocument[], options: Ed
   return finishNow(alignEditionsSteps(documents, options));
 }
 
-/** `alignEditions` as steps, one per document and per edition pair (the build runs it with pauses: builder/pipeline/pace.ts). */
+/** `alignEditions` as steps, one per document and per edition pair (the build runs it with pauses: widget/core/steps.ts). */
 export function* alignEditionsSteps(documents: readonly EditionDocument[], options: EditionOptions = {}): Steps<EditionLink[]> {
   const o = { ...DEFAULTS, ...options };
   const links: EditionLink[] = [];

@@ -4,8 +4,8 @@
  * package: it is ~80 lines, and it must shingle with the project's own normalisation.
  */
 import { normalizeText } from '../../widget/core/tokenizer/index.ts';
-import { fmix32, fnv1a } from '../chunk/hash.ts';
-import { finishNow, textPieces, type Steps } from '../pipeline/pace.ts';
+import { fmix32, fnv1a } from '../../widget/core/chunk/hash.ts';
+import { finishNow, textPieces, type Steps } from '../../widget/core/steps.ts';
 
 const SHINGLE = 5;
 const HASHES = 64;
@@ -70,7 +70,7 @@ export function candidatePairs(sets: readonly ReadonlySet<number>[], minShingles
   return finishNow(candidatePairsSteps(sets, minShingles));
 }
 
-/** `candidatePairs` as steps, one per set and per bucket (builder/pipeline/pace.ts). */
+/** `candidatePairs` as steps, one per set and per bucket (widget/core/steps.ts). */
 export function* candidatePairsSteps(sets: readonly ReadonlySet<number>[], minShingles: number): Steps<[number, number][]> {
   const buckets = new Map<string, number[]>();
   for (let i = 0; i < sets.length; i++) {

@@ -3,7 +3,7 @@
  * page). Each text gets a group id, or -1 when it has no twin. Threshold: Jaccard of 5-word
  * shingles ≥ 0.7 — the overlap the issue names; see the note for what it merges on the corpus.
  */
-import { finishNow, type Steps } from '../pipeline/pace.ts';
+import { finishNow, type Steps } from '../../widget/core/steps.ts';
 import { candidatePairsSteps, jaccard, shinglesSteps } from './minhash.ts';
 
 export interface TwinOptions {
@@ -25,7 +25,7 @@ export function twinGroups(texts: readonly string[], options: TwinOptions = {}):
   return finishNow(twinGroupsSteps(texts, options));
 }
 
-/** `twinGroups` as steps, one per text and per candidate pair (the build runs it with pauses: builder/pipeline/pace.ts). */
+/** `twinGroups` as steps, one per text and per candidate pair (the build runs it with pauses: widget/core/steps.ts). */
 export function* twinGroupsSteps(texts: readonly string[], options: TwinOptions = {}): Steps<Int32Array> {
   const threshold = options.threshold ?? DEFAULT_TWIN_THRESHOLD;
   const sets: Set<number>[] = [];

@@ -29,14 +29,14 @@ import type { RouterModel } from '../../widget/core/retrieval/route.ts';
 import { TOKENIZER_VERSION } from '../../widget/core/tokenizer/index.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
 import type { SiteInfo } from '../../widget/core/format/manifest.ts';
-import { pause } from '../pipeline/pace.ts';
+import { pause } from '../../widget/core/steps.ts';
 import { BUILDER_VERSION } from '../version.ts';
 import { own, recoverOut, release, swapInto, tempName } from './swap.ts';
 
 export interface IndexContents {
   documents: IndexedDocument[];
   chunks: Chunk[];
-  /** The BM25 postings, compiled by compile-bm25.ts. */
+  /** The BM25 postings, compiled by widget/core/format/compile-bm25.ts. */
   bm25: Bm25Contents;
   vectors: VectorTable | null;
   embedder: EmbedderInfo | null;

@@ -1,5 +1,6 @@
 /**
- * Cooperative multitasking for the build's long synchronous loops.
+ * Cooperative multitasking for long synchronous loops: the build's (Node), and a customer's document
+ * parsed and chunked in a browser worker, whose abort message is a macrotask too.
  *
  * Why: Node runs a signal handler (Ctrl-C → SIGINT → builder/cli/cancellable.ts, which aborts the
  * build's AbortSignal) only when JavaScript hands the event loop a turn. Chunking, twins, lexicon
@@ -14,19 +15,33 @@
  * work (a chunk, a line, a term). `finishNow` runs it to the end at once, for in-memory callers
  * and tests; `runSteps` runs it with those pauses and checks, for the build. Async loops that do
  * their own units call `pause` between them. The time since the event loop's last turn is one
- * clock for the whole process, so nested and successive loops share it.
+ * clock for the whole process (or worker), so nested and successive loops share it.
  */
-import { throwIfAborted } from '../../widget/core/errors.ts';
+import { throwIfAborted } from './errors.ts';
 
 /** A long computation that yields between units of work and returns T. */
 export type Steps<T> = Generator<unknown, T, undefined>;
 
-/** Work between two turns of the event loop: Ctrl-C is seen within about this, and the cost is one setImmediate per slice. */
+/** Work between two turns of the event loop: Ctrl-C (or an abort message) is seen within about this, and the cost is one macrotask per slice. */
 export const SLICE_MS = 50;
 
 let lastTurn = performance.now();
 
-const macrotask = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+/**
+ * One macrotask: setImmediate in Node; in a browser (which has none) a MessageChannel message,
+ * since setTimeout is clamped to 4 ms or more once nested.
+ */
+const macrotask = (): Promise<void> => {
+  if (typeof setImmediate === 'function') return new Promise((resolve) => setImmediate(resolve));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+};
 
 /** Runs the steps to the end without pausing (no signal, no event-loop turns). */
 export function finishNow<T>(steps: Steps<T>): T {

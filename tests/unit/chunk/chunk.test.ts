@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Chunk } from '../../../widget/core/schema.ts';
-import { chunkDocument, estimateTokens, findBoilerplate, boilerplateKey } from '../../../builder/chunk/index.ts';
-import { splitSentences } from '../../../builder/chunk/sentences.ts';
+import { chunkDocument, estimateTokens, findBoilerplate, boilerplateKey } from '../../../widget/core/chunk/index.ts';
+import { splitSentences } from '../../../widget/core/chunk/sentences.ts';
 import { makeDoc } from './helpers.ts';
 
 // Body sentences long enough (~25 estimated tokens) that a section fills half of a 40-token bound,

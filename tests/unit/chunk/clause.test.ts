@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseClauseLine, topClause } from '../../../builder/chunk/clause.ts';
-import { detectHeading } from '../../../builder/chunk/headings.ts';
+import { parseClauseLine, topClause } from '../../../widget/core/chunk/clause.ts';
+import { detectHeading } from '../../../widget/core/chunk/headings.ts';
 
 const clauseOf = (line: string): string | null => parseClauseLine(line)?.mark.value ?? null;
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Chunk, ParsedDocument } from '../../../widget/core/schema.ts';
-import { chunkDocument } from '../../../builder/chunk/index.ts';
+import { chunkDocument } from '../../../widget/core/chunk/index.ts';
 import { blocksFromPageText } from './helpers.ts';
 
 const CORPUS = fileURLToPath(new URL('../../../../shared/data/harel/corpus/', import.meta.url));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkContextPrefix, contentHash, estimateTokens, sectionId } from '../../../builder/chunk/index.ts';
+import { chunkContextPrefix, contentHash, estimateTokens, sectionId } from '../../../widget/core/chunk/index.ts';
 
 describe('estimateTokens', () => {
   it('counts Hebrew words at ~1.6–2 pieces, English at ~1.3', () => {

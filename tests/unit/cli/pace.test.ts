@@ -1,10 +1,10 @@
 /**
- * builder/pipeline/pace.ts: long synchronous work written as steps gives the event loop a turn once a
+ * widget/core/steps.ts: long synchronous work written as steps gives the event loop a turn once a
  * slice of work has run, so an abort from a macrotask (as Ctrl-C's handler is) stops it.
  */
 import { describe, expect, it } from 'vitest';
 import { isHarelError } from '../../../widget/core/errors.ts';
-import { finishNow, pause, runSteps, SLICE_MS, textPieces, type Steps } from '../../../builder/pipeline/pace.ts';
+import { finishNow, pause, runSteps, SLICE_MS, textPieces, type Steps } from '../../../widget/core/steps.ts';
 
 /** `n` steps of busy work, each longer than a slice; counts how many ran. */
 function* slowSteps(n: number, ran: { count: number }): Steps<string> {

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { readIndexFolder } from '../../../builder/read-index-folder.ts';
 import { writeIndex } from '../../../builder/write/write-index.ts';
 import { isHarelError } from '../../../widget/core/errors.ts';
-import { compileBm25 } from '../../../builder/write/compile-bm25.ts';
+import { compileBm25 } from '../../../widget/core/format/compile-bm25.ts';
 import { Retriever } from '../../../widget/core/retrieval/retriever.ts';
 import { packVectors } from '../../../widget/core/format/int8.ts';
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bm25Tokenizer, buildBm25State, restoreBm25, searchBm25, type Bm25Database } from '../../../builder/eval/orama-bm25.ts';
-import { compileBm25, compileBm25File } from '../../../builder/write/compile-bm25.ts';
+import { compileBm25, compileBm25File } from '../../../widget/core/format/compile-bm25.ts';
 import { Bm25File, encodeBm25File } from '../../../widget/core/format/bm25-file.ts';
 import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';

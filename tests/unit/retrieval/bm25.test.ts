@@ -4,7 +4,7 @@ import { BUILDER_VERSION } from '../../../builder/version.ts';
 import { aliasMap, runEval } from '../../../builder/eval/run-eval.ts';
 import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';
 import { bm25Tokenizer, buildBm25State, restoreBm25, searchBm25 } from '../../../builder/eval/orama-bm25.ts';
-import { compileBm25File } from '../../../builder/write/compile-bm25.ts';
+import { compileBm25File } from '../../../widget/core/format/compile-bm25.ts';
 import { Bm25Index } from '../../../widget/core/retrieval/bm25-index.ts';
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
 

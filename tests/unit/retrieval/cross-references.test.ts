@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { chunkDocument } from '../../../builder/chunk/index.ts';
+import { chunkDocument } from '../../../widget/core/chunk/index.ts';
 import { parseFile } from '../../../builder/ingest/parse-file.ts';
 import { clauseExcerpt, CrossReferenceResolver, findCrossReferences } from '../../../widget/core/retrieval/cross-references.ts';
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';

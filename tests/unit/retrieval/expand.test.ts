@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';
-import { compileBm25File } from '../../../builder/write/compile-bm25.ts';
+import { compileBm25File } from '../../../widget/core/format/compile-bm25.ts';
 import { expandQuery, QueryExpander } from '../../../widget/core/retrieval/expand.ts';
 import { Retriever } from '../../../widget/core/retrieval/retriever.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';

@@ -4,7 +4,7 @@
  * the fusion fitting script calls apart.
  */
 import { describe, expect, it } from 'vitest';
-import { compileBm25File } from '../../../builder/write/compile-bm25.ts';
+import { compileBm25File } from '../../../widget/core/format/compile-bm25.ts';
 import { packVectors } from '../../../widget/core/format/int8.ts';
 import { DEFAULT_RETRIEVAL, parseManifest, type RetrievalDefaults } from '../../../widget/core/format/manifest.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';

@@ -1,5 +1,5 @@
 /** An in-memory index and its Retriever, for retrieval tests on hand-made documents and chunks. */
-import { compileBm25File } from '../../../builder/write/compile-bm25.ts';
+import { compileBm25File } from '../../../widget/core/format/compile-bm25.ts';
 import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
 import { Retriever } from '../../../widget/core/retrieval/retriever.ts';

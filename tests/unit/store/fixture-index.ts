@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeIndex } from '../../../builder/write/write-index.ts';
-import { compileBm25 } from '../../../builder/write/compile-bm25.ts';
+import { compileBm25 } from '../../../widget/core/format/compile-bm25.ts';
 import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
 import { packVectors } from '../../../widget/core/format/int8.ts';
 import type { EmbedderInfo } from '../../../widget/core/format/manifest.ts';

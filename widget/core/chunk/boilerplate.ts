@@ -3,7 +3,7 @@
  * pages of a document, so in an index they match every query about the document equally and push
  * real passages out of the top results; they are removed before chunking.
  */
-import type { ParsedDocument, ParsedPage } from '../../widget/core/schema.ts';
+import type { ParsedDocument, ParsedPage } from '../schema.ts';
 
 /** Lines looked at on each edge of a page: furniture sits at the top and bottom. */
 const EDGE_LINES = 3;

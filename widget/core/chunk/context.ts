@@ -3,7 +3,7 @@
  * out of `Chunk.text` so citations quote the passage only, and so the choice of whether to use it
  * stays with the embedder and the BM25 index.
  */
-import type { Chunk } from '../../widget/core/schema.ts';
+import type { Chunk } from '../schema.ts';
 
 export function chunkContextPrefix(doc: { title: string }, chunk: Pick<Chunk, 'sectionPath'>): string {
   return [doc.title, ...chunk.sectionPath]

@@ -16,14 +16,14 @@
  * - Overlap (~15 %) only between pieces of one section that was cut for size; a new section is a
  *   natural border and needs none. Table pieces repeat the header row instead.
  */
-import type { Chunk, ParsedDocument } from '../../widget/core/schema.ts';
+import type { Chunk, ParsedDocument } from '../schema.ts';
 import { findBoilerplate } from './boilerplate.ts';
 import { topClause } from './clause.ts';
 import { contentHash, sectionId } from './hash.ts';
 import { documentUnitsSteps, type Unit } from './sections.ts';
 import { packSentences, splitSentences } from './sentences.ts';
 import { estimateTokens } from './tokens.ts';
-import { finishNow, type Steps } from '../pipeline/pace.ts';
+import { finishNow, type Steps } from '../steps.ts';
 
 export { estimateTokens } from './tokens.ts';
 export { contentHash, sectionId } from './hash.ts';
@@ -58,7 +58,7 @@ export function chunkDocument(doc: ParsedDocument, docIndex: number, options: Ch
 
 /**
  * `chunkDocument` as steps, one per unit and per chunk: the build runs it with pauses so that a
- * long document does not hold off Ctrl-C (builder/pipeline/pace.ts).
+ * long document does not hold off Ctrl-C (widget/core/steps.ts).
  */
 export function* chunkDocumentSteps(doc: ParsedDocument, docIndex: number, options: ChunkOptions = {}): Steps<Chunk[]> {
   const maxTokens = options.maxTokens ?? 350;

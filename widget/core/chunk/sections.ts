@@ -3,11 +3,11 @@
  * tagged with the heading path and clause it sits in. The state (heading stack, clause) carries
  * across pages, since sections do.
  */
-import type { Block, ParsedDocument } from '../../widget/core/schema.ts';
+import type { Block, ParsedDocument } from '../schema.ts';
 import { boilerplateKey, isPageNumber } from './boilerplate.ts';
 import { parseClauseLine, type ClauseLine } from './clause.ts';
 import { cleanTitle, detectHeading } from './headings.ts';
-import { finishNow, type Steps } from '../pipeline/pace.ts';
+import { finishNow, type Steps } from '../steps.ts';
 
 export type UnitKind = 'heading' | 'text' | 'row';
 
@@ -88,7 +88,7 @@ export function documentUnits(doc: ParsedDocument, furniture: Set<string>): Unit
   return finishNow(documentUnitsSteps(doc, furniture));
 }
 
-/** `documentUnits` as steps, one per block and line (builder/pipeline/pace.ts). */
+/** `documentUnits` as steps, one per block and line (widget/core/steps.ts). */
 export function* documentUnitsSteps(doc: ParsedDocument, furniture: Set<string>): Steps<Unit[]> {
   const stack: Heading[] = [];
   let clause: string | null = null;

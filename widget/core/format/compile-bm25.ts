@@ -5,11 +5,11 @@
  * and field lengths in tokens with repeats; the average field length is Orama's running average,
  * computed in the same order, so scores agree with the reference to the bit.
  */
-import { BM25_FIELDS, Bm25File, encodeBm25File, NO_DOMAIN, type Bm25Contents, type Bm25Field } from '../../widget/core/format/bm25-file.ts';
-import { throwIfAborted } from '../../widget/core/errors.ts';
-import { tokenize } from '../../widget/core/tokenizer/tokenize.ts';
-import type { Chunk, IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
-import { finishNow, runSteps, type Steps } from '../pipeline/pace.ts';
+import { BM25_FIELDS, Bm25File, encodeBm25File, NO_DOMAIN, type Bm25Contents, type Bm25Field } from './bm25-file.ts';
+import { throwIfAborted } from '../errors.ts';
+import { tokenize } from '../tokenizer/tokenize.ts';
+import type { Chunk, IndexedDocument, WorkOptions } from '../schema.ts';
+import { finishNow, runSteps, type Steps } from '../steps.ts';
 
 /** File names carry product names ("תנאי-פוליסת-ניתוחים-…"): their words count as context. */
 function fileWords(file: string): string {
@@ -29,7 +29,7 @@ export function chunkFields(chunk: Chunk, document: IndexedDocument): Record<Bm2
 
 /**
  * The build's compiler: the same postings as `compileBm25`, with the event loop given a turn
- * every few tens of milliseconds so that Ctrl-C stops it (builder/pipeline/pace.ts).
+ * every few tens of milliseconds so that Ctrl-C stops it (widget/core/steps.ts).
  */
 export function compileBm25Async(chunks: readonly Chunk[], documents: readonly IndexedDocument[], options: WorkOptions = {}): Promise<Bm25Contents> {
   return runSteps(compileBm25Steps(chunks, documents, options), options.signal);
