@@ -1,20 +1,20 @@
 /**
- * PDF → ParsedPage[] with pdf.js (text layer only, no OCR). Layout reasoning lives in
- * `pdf/lines.ts` (items → lines) and `pdf/blocks.ts` (lines → blocks); Hebrew order repair in
- * `pdf/bidi-repair.ts`.
+ * PDF → ParsedPage[] in Node: loads pdf.js (with the polyfill and the in-thread worker Node needs)
+ * and its cMaps and standard fonts from node_modules, then parses with the rules the widget shares
+ * (widget/core/pdf/parse-pdf.ts), so a customer's document on the device reads as the build does.
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ParsedPage, WorkOptions } from '../../widget/core/schema.ts';
-import { createError, isHarelError, throwIfAborted } from '../../widget/core/errors.ts';
-import { buildLines, type PdfLine, type PdfTextItem } from './pdf/lines.ts';
-import { documentStyle, linesToBlocks } from './pdf/blocks.ts';
-import { orderColumns } from './pdf/columns.ts';
-import { emptyRepairStats, repairBrackets, repairHebrewLine, type RepairStats } from './pdf/bidi-repair.ts';
+import { throwIfAborted } from '../../widget/core/errors.ts';
+import { openPdf, parsePdfWith, type PdfAssets, type PdfJs, type PdfParseResult } from '../../widget/core/pdf/parse-pdf.ts';
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+export type { PdfParseResult };
 
 const PDFJS_ROOT = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
+
+/** pdf.js's own files, read from node_modules. */
+const ASSETS: PdfAssets = { cMapUrl: `${join(PDFJS_ROOT, 'cmaps')}/`, standardFontDataUrl: `${join(PDFJS_ROOT, 'standard_fonts')}/` };
 
 let pdfjsPromise: Promise<PdfJs> | null = null;
 
@@ -51,116 +51,17 @@ function loadPdfJs(): Promise<PdfJs> {
   return pdfjsPromise;
 }
 
-/**
- * pdf.js 6 dropped its eval-compiled font path and with it the `isEvalSupported` option; it is
- * still passed (outside the typed literal) so that an older pdf.js would never eval either.
- */
-const NO_EVAL = { isEvalSupported: false };
-
-type LoadedDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
-
-async function openDocument(bytes: Uint8Array, file: string): Promise<{ doc: LoadedDocument; destroy: () => Promise<void> }> {
-  const pdfjs = await loadPdfJs();
-  const task = pdfjs.getDocument({
-    // pdf.js transfers (detaches) the buffer it is given: hand it a copy.
-    data: bytes.slice(),
-    cMapUrl: `${join(PDFJS_ROOT, 'cmaps')}/`,
-    cMapPacked: true,
-    standardFontDataUrl: `${join(PDFJS_ROOT, 'standard_fonts')}/`,
-    ...NO_EVAL,
-    useWorkerFetch: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    disableAutoFetch: true,
-    disableStream: true,
-    stopAtErrors: false,
-    verbosity: pdfjs.VerbosityLevel.ERRORS,
-  });
-  try {
-    const doc = await task.promise;
-    if (doc.numPages < 1) throw createError('PDF_UNREADABLE', file, 'no pages');
-    return { doc, destroy: () => task.destroy() };
-  } catch (error) {
-    await task.destroy().catch(() => undefined);
-    throw toHarelError(error, file);
-  }
-}
-
-function toHarelError(error: unknown, file: string): Error {
-  if (isHarelError(error)) return error;
-  const name = (error as { name?: string } | null)?.name;
-  if (name === 'PasswordException') return createError('PDF_ENCRYPTED', file);
-  const reason = error instanceof Error ? error.message : String(error);
-  const wrapped = createError('PDF_UNREADABLE', file, reason || 'unknown error');
-  (wrapped as { cause?: unknown }).cause = error;
-  return wrapped;
-}
-
-function isTextItem(item: unknown): item is PdfTextItem {
-  return typeof item === 'object' && item !== null && 'str' in item && 'transform' in item;
-}
-
-/** Repairs each pdf.js run on its own: reversal and mirroring happen per run, not per line. */
-function repairItems(items: PdfTextItem[], stats: RepairStats): PdfTextItem[] {
-  return items.map((item) => {
-    if (!/[\u05D0-\u05EA]/.test(item.str)) return item;
-    const str = repairHebrewLine(item.str, stats);
-    return str === item.str ? item : { ...item, str };
-  });
-}
-
-/** Brackets split into runs of their own are only visible as mirrored once the line is built. */
-function repairLineBrackets(lines: PdfLine[], stats: RepairStats): PdfLine[] {
-  return lines.map((line) => {
-    if (!line.rtl) return line;
-    const cells = line.cells.map((cell) => ({ ...cell, text: repairBrackets(cell.text, stats) }));
-    return { ...line, cells, text: cells.map((c) => c.text).join(' ') };
-  });
-}
-
 /** Number of pages, or PDF_ENCRYPTED / PDF_UNREADABLE. */
 export async function pdfPageCount(bytes: Uint8Array, file = 'document.pdf'): Promise<number> {
-  const { doc, destroy } = await openDocument(bytes, file);
-  try {
-    return doc.numPages;
-  } finally {
-    await destroy();
-  }
-}
-
-export interface PdfParseResult {
-  pages: ParsedPage[];
-  repairs: RepairStats;
+  const opened = await openPdf(await loadPdfJs(), bytes, file, ASSETS);
+  await opened.close();
+  return opened.pageCount;
 }
 
 /** Like parsePdf, and also says how many Hebrew lines had to be repaired. */
 export async function parsePdfDetailed(bytes: Uint8Array, file: string, options: WorkOptions = {}): Promise<PdfParseResult> {
   throwIfAborted(options.signal);
-  const { doc, destroy } = await openDocument(bytes, file);
-  const repairs = emptyRepairStats();
-  try {
-    const pageLines: PdfLine[][] = [];
-    for (let pageNo = 1; pageNo <= doc.numPages; pageNo++) {
-      throwIfAborted(options.signal);
-      let items: PdfTextItem[];
-      try {
-        const page = await doc.getPage(pageNo);
-        const content = await page.getTextContent();
-        items = (content.items as unknown[]).filter(isTextItem);
-        page.cleanup();
-      } catch (error) {
-        throw toHarelError(error, file);
-      }
-      pageLines.push(orderColumns(repairLineBrackets(buildLines(repairItems(items, repairs)), repairs)));
-      options.onProgress?.({ step: 'parse', done: pageNo, total: doc.numPages, detail: file });
-    }
-    // Heading levels are decided against the whole document so that they agree across pages.
-    const style = documentStyle(pageLines);
-    const pages = pageLines.map((lines, i) => ({ page: i + 1, blocks: linesToBlocks(lines, style) }));
-    return { pages, repairs };
-  } finally {
-    await destroy();
-  }
+  return parsePdfWith(await loadPdfJs(), bytes, file, { ...options, assets: ASSETS });
 }
 
 /**

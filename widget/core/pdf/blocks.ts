@@ -4,7 +4,7 @@
  * paragraphs, with every numbered clause or bullet starting a block of its own so the chunker
  * sees clause numbers at block starts.
  */
-import type { Block } from '../../../widget/core/schema.ts';
+import type { Block } from '../schema.ts';
 import type { LineCell, PdfLine } from './lines.ts';
 
 /** Size ratio over the body text from which a line counts as a heading. */
