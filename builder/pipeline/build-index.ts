@@ -4,6 +4,7 @@
  * pauses (widget/core/steps.ts) so that Ctrl-C is seen within a few tens of milliseconds, and a cancelled
  * build writes nothing to --out. Bad input never stops the build.
  */
+import { passageText } from '../../widget/core/embedding/passage-text.ts';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -70,12 +71,6 @@ export interface BuildSummary {
 
 function toIndexedDocument(doc: ParsedDocument): IndexedDocument {
   return { file: doc.file, url: doc.url, domain: doc.domain, lang: doc.lang, title: doc.title, kind: doc.kind, pageCount: doc.pages.length };
-}
-
-/** The text a passage is embedded with: where it sits, then what it says. */
-export function passageText(chunk: Chunk, doc: IndexedDocument): string {
-  const context = [doc.title, ...chunk.sectionPath].join(' › ');
-  return `${context}\n${chunk.text}`;
 }
 
 async function previousChunkIds(outDir: string): Promise<Set<string> | null> {

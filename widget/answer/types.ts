@@ -3,6 +3,7 @@
  * event carries, and what the browser evals record. Every module of the widget that produces or
  * shows an answer speaks these types; nothing here knows the DOM.
  */
+import type { PassageOrigin } from '../core/device/device-document.ts';
 import type { Lang } from '../core/schema.ts';
 
 /** Which engine wrote the answer: a local LLM (web-llm) or the model-free extractive answerer. */
@@ -15,6 +16,14 @@ export type Confidence = 'high' | 'medium' | 'low';
 export interface Citation {
   /** 1-based marker number as it appears in the answer text. */
   n: number;
+  /**
+   * Whose document it cites: the site's index, or one the customer added on this device ('device':
+   * `url` is null, `file` is the document's name, and the card opens the page's text from local
+   * storage). The loop always sets it; absent in answers stored before it existed ('site').
+   */
+  origin?: PassageOrigin;
+  /** For a device citation: the customer document's id (DeviceDocumentInfo.id), to open its page. */
+  deviceDocument?: string;
   chunkId: string;
   file: string;
   page: number;

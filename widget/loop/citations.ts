@@ -123,13 +123,17 @@ export function buildCitations(parsed: ParsedCitations, options: { quotes?: Read
 function citationOf(p: GradedPassage, n: number, quote: string): Citation {
   // A quoted table row is read under its header: the card shows it as a table (answer/quote-tables.ts).
   const tableHeader = tableHeaderFor(p.context || p.text, quote);
+  const device = p.origin === 'device' && p.deviceDocument ? p.deviceDocument : null;
   return {
     n,
+    origin: device ? 'device' : 'site',
+    ...(device ? { deviceDocument: device } : {}),
     chunkId: p.chunkId,
     file: p.file,
     page: p.page,
     // The URL policy again (core/url-policy.ts): the index may have been edited since it was built.
-    url: safeSourceUrl(p.url),
+    // A customer's own document has none: its card opens the page kept on the device.
+    url: device ? null : safeSourceUrl(p.url),
     title: p.title,
     sectionPath: p.sectionPath,
     clause: p.clause,

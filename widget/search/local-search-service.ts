@@ -7,6 +7,9 @@ import type { LoadedIndex } from '../core/format/read-index.ts';
 import { Retriever, type RetrievedPassage } from '../core/retrieval/retriever.ts';
 import type { RouteResult } from '../core/retrieval/route.ts';
 import type { ContextPassage, EmbedderStatus, IndexInfo, LoadIndexOptions, SearchRequest, SearchResponse, SearchService } from './search-service.ts';
+import type { DeviceDocumentInfo, ParsedDeviceDocument } from '../core/device/device-document.ts';
+import { memoryDeviceStore, type DeviceStore } from '../store/device-store.ts';
+import { DeviceCollection, type PassageEmbedder } from './device-collection.ts';
 
 /** Embeds a query already carrying the embedder's query prefix; null when no embedding is available. */
 export type QueryEmbedder = (prefixedQuery: string, signal?: AbortSignal) => Promise<Float32Array | null>;
@@ -21,6 +24,10 @@ export interface LocalSearchOptions {
   embedderError?: string | null;
   /** The embedder is still loading: search runs BM25 until `setQueryEmbedder()` brings it (or its failure). */
   embedderLoading?: boolean;
+  /** Where the customer's own documents are kept (the worker: IndexedDB); default in memory for this service's life. */
+  deviceStore?: DeviceStore;
+  /** The customer's documents changed: one was added or removed, or embedded further (the worker reports it). */
+  onDeviceChange?: () => void;
 }
 
 /** Default number of passages a search returns. */
@@ -51,6 +58,8 @@ export class LocalSearchService implements SearchService {
   private embedderDownload: { loaded: number; total: number } | null = null;
   /** The latest search's question vector: the quote's similarity to it follows that search at once. */
   private lastQuery: { text: string; vector: Float32Array } | null = null;
+  /** The customer's own documents, searched beside the index (issue 36). */
+  private devices: DeviceCollection | null = null;
 
   constructor(options: LocalSearchOptions = {}) {
     this.options = options;
@@ -81,8 +90,56 @@ export class LocalSearchService implements SearchService {
 
   private use(index: LoadedIndex, fromCache: boolean): void {
     this.index = index;
-    this.retriever = new Retriever(index);
+    const retriever = new Retriever(index);
+    this.retriever = retriever;
     this.fromCache = fromCache;
+    this.devices?.dispose();
+    this.devices = new DeviceCollection({
+      store: this.options.deviceStore ?? memoryDeviceStore(),
+      onChange: (part) => {
+        if (this.retriever !== retriever) return;
+        retriever.setDevice(part);
+        this.options.onDeviceChange?.();
+      },
+    });
+    // Without vectors in the index there is nothing to embed a customer's document against.
+    if (!index.manifest.embedder || !index.manifest.files.vectors) this.devices.setEmbedder(null, { status: 'none' });
+  }
+
+  /**
+   * The site's passage embedder for the customer's documents, or why there is none (they are then
+   * searched by BM25 alone). The worker gives it once the query model is in, and only when that
+   * model embeds passages as the index's were (not a question-only model).
+   */
+  setPassageEmbedder(embedder: PassageEmbedder | null, reason: string | null = null): void {
+    if (!this.index?.manifest.embedder || !this.index.manifest.files.vectors) return;
+    this.devices?.setEmbedder(embedder, { status: 'failed', ...(reason ? { reason } : {}) });
+  }
+
+  /** Reads the customer's documents kept on this device, so that the first answer already searches them. */
+  async restoreDocuments(): Promise<void> {
+    await this.devices?.restore();
+  }
+
+  async addDocument(document: ParsedDeviceDocument, file: Uint8Array, signal?: AbortSignal): Promise<DeviceDocumentInfo> {
+    return this.requireDevices().add(document, file, signal);
+  }
+
+  async removeDocument(id: string): Promise<void> {
+    await this.requireDevices().remove(id);
+  }
+
+  async removeAllDocuments(): Promise<void> {
+    await this.requireDevices().removeAll();
+  }
+
+  async devicePage(id: string, page: number): Promise<string> {
+    return this.requireDevices().page(id, page);
+  }
+
+  private requireDevices(): DeviceCollection {
+    this.requireIndex();
+    return this.devices!;
   }
 
   async load(options: LoadIndexOptions): Promise<IndexInfo> {
@@ -116,6 +173,7 @@ export class LocalSearchService implements SearchService {
       fromCache: this.fromCache,
       storageWarning: this.storageWarning,
       site: manifest.site ?? null,
+      deviceDocuments: this.devices?.infos() ?? [],
     };
   }
 
@@ -195,6 +253,8 @@ export class LocalSearchService implements SearchService {
   }
 
   dispose(): void {
+    this.devices?.dispose();
+    this.devices = null;
     this.index = null;
     this.retriever = null;
     this.lastQuery = null;

@@ -6,6 +6,7 @@ import type { EmbedderInfo, SiteInfo } from '../core/format/manifest.ts';
 import type { RetrievedPassage, SearchResult } from '../core/retrieval/retriever.ts';
 import type { RouteResult } from '../core/retrieval/route.ts';
 import type { Progress } from '../core/schema.ts';
+import type { DeviceDocumentInfo, ParsedDeviceDocument } from '../core/device/device-document.ts';
 
 export interface SearchRequest {
   query: string;
@@ -73,6 +74,11 @@ export interface IndexInfo {
   embedderTimings?: { files: number; tokenizer: number; session: number; probe: number } | null;
   /** The manifest's `site` block (name, contacts, starters), when the builder wrote one. */
   site?: SiteInfo | null;
+  /**
+   * The customer's own documents on this device, searched with the site's (issue 36), each with its
+   * background embedding's progress. Absent from a service that cannot hold them.
+   */
+  deviceDocuments?: DeviceDocumentInfo[];
 }
 
 export type EmbedderStatus = 'none' | 'loading' | 'ready' | 'failed';
@@ -116,5 +122,19 @@ export interface SearchService {
    * a service without it (the tests' doubles) leaves that evidence at 0.
    */
   similarity?(query: string, text: string, signal?: AbortSignal): Promise<number | null>;
+  /**
+   * Keeps a customer's document (parsed on the device: search/document-reader.ts) with its file in
+   * the device's storage and searches it at once by BM25; its vectors follow in the background,
+   * reported through `deviceDocuments` in the load's info updates. Throws DOCUMENT_DUPLICATE (the
+   * same bytes are already added) or DOCUMENT_STORAGE_QUOTA, keeping nothing. Optional: a service
+   * without it cannot hold customer documents.
+   */
+  addDocument?(document: ParsedDeviceDocument, file: Uint8Array, signal?: AbortSignal): Promise<DeviceDocumentInfo>;
+  /** Deletes every trace of one customer document (text, vectors, file); stops its embedding. */
+  removeDocument?(id: string): Promise<void>;
+  /** Deletes every customer document. */
+  removeAllDocuments?(): Promise<void>;
+  /** The text of one page of a customer document, from the device's storage (DOCUMENT_NOT_FOUND once removed). */
+  devicePage?(id: string, page: number): Promise<string>;
   dispose(): void;
 }

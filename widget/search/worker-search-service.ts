@@ -8,6 +8,7 @@ import type { Progress } from '../core/schema.ts';
 import type { IndexLoadInfo, SearchWorkerRequest, SearchWorkerResponse, SerializedError } from '../workers/search-protocol.ts';
 import type { RouteResult } from '../core/retrieval/route.ts';
 import type { LoadIndexOptions, SearchRequest, SearchResponse, SearchService } from './search-service.ts';
+import type { DeviceDocumentInfo, ParsedDeviceDocument } from '../core/device/device-document.ts';
 
 interface Pending {
   resolve(value: unknown): void;
@@ -72,6 +73,24 @@ export class WorkerSearchService implements SearchService {
     return this.call<number | null>({ type: 'similarity', query, text }, signal);
   }
 
+  addDocument(document: ParsedDeviceDocument, file: Uint8Array, signal?: AbortSignal): Promise<DeviceDocumentInfo> {
+    // A copy is transferred: the caller keeps its bytes, the worker owns its own.
+    const bytes = file.slice().buffer;
+    return this.call<DeviceDocumentInfo>({ type: 'addDocument', document, file: bytes }, signal, undefined, undefined, [bytes]);
+  }
+
+  removeDocument(documentId: string): Promise<void> {
+    return this.call<void>({ type: 'removeDocument', documentId });
+  }
+
+  removeAllDocuments(): Promise<void> {
+    return this.call<void>({ type: 'removeAllDocuments' });
+  }
+
+  devicePage(documentId: string, page: number): Promise<string> {
+    return this.call<string>({ type: 'devicePage', documentId, page });
+  }
+
   dispose(): void {
     this.worker?.terminate();
     this.worker = null;
@@ -80,7 +99,13 @@ export class WorkerSearchService implements SearchService {
     this.pending.clear();
   }
 
-  private call<T>(message: DistributiveOmit<SearchWorkerRequest, 'id'>, signal?: AbortSignal, onProgress?: (p: Progress) => void, onInfo?: (info: IndexLoadInfo) => void): Promise<T> {
+  private call<T>(
+    message: DistributiveOmit<SearchWorkerRequest, 'id'>,
+    signal?: AbortSignal,
+    onProgress?: (p: Progress) => void,
+    onInfo?: (info: IndexLoadInfo) => void,
+    transfer: Transferable[] = [],
+  ): Promise<T> {
     if (signal?.aborted) return Promise.reject(createError('ABORTED'));
     const id = this.nextId++;
     // A new load supersedes the one before (the worker stops it): its updates are no longer heard.
@@ -100,7 +125,7 @@ export class WorkerSearchService implements SearchService {
           fn(a);
         };
       this.pending.set(id, { resolve: settle(resolve as (v: unknown) => void), reject: settle(reject), onProgress, onInfo });
-      worker.postMessage({ ...message, id } as SearchWorkerRequest);
+      worker.postMessage({ ...message, id } as SearchWorkerRequest, transfer);
     });
   }
 
@@ -147,6 +172,18 @@ export class WorkerSearchService implements SearchService {
       case 'similar':
         this.pending.delete(message.id);
         pending.resolve(message.similarity);
+        return;
+      case 'documentAdded':
+        this.pending.delete(message.id);
+        pending.resolve(message.info);
+        return;
+      case 'done':
+        this.pending.delete(message.id);
+        pending.resolve(undefined);
+        return;
+      case 'pageText':
+        this.pending.delete(message.id);
+        pending.resolve(message.text);
         return;
       case 'error':
         this.pending.delete(message.id);

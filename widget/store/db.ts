@@ -1,13 +1,15 @@
 /**
- * The widget's one IndexedDB database. Index builds and conversations share it so a site has a
- * single entry to clear; both stores are created in version 1 and never migrated in place.
+ * The widget's one IndexedDB database. Index builds, conversations and the customer's own
+ * documents share it so a site has a single entry to clear. Stores are only ever added (builds and
+ * conversations in version 1, the device documents' three in version 2), never migrated in place.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { ChatTurn } from '../answer/types.ts';
 import type { IndexFileRole } from '../core/format/manifest.ts';
+import type { ParsedDeviceDocument } from '../core/device/device-document.ts';
 
 export const DB_NAME = 'harel-chat';
-const DB_VERSION = 1;
+const DB_VERSION = 2;
 
 /** A verified build as downloaded (compressed bytes), keyed by index URL and build id. */
 export interface StoredBuild {
@@ -28,9 +30,35 @@ export interface StoredConversation {
   updatedAt: number;
 }
 
+/** A customer's document as parsed on the device (its text and chunks), without its file. */
+export interface StoredDeviceDocument {
+  id: string;
+  addedAt: number;
+  document: ParsedDeviceDocument;
+}
+
+/** The file a customer added, as given (kept so that it is theirs to find again on this device). */
+export interface StoredDeviceFile {
+  id: string;
+  bytes: Uint8Array;
+}
+
+/** A device document's vectors so far: `done` rows of `dim` floats, in chunk order. */
+export interface StoredDeviceVectors {
+  id: string;
+  /** The embedder the rows came from: another site's model reads none of them. */
+  embedder: string;
+  dim: number;
+  done: number;
+  rows: Float32Array;
+}
+
 export interface HarelDb extends DBSchema {
   builds: { key: string; value: StoredBuild; indexes: { byIndex: string } };
   conversations: { key: string; value: StoredConversation };
+  'device-documents': { key: string; value: StoredDeviceDocument };
+  'device-files': { key: string; value: StoredDeviceFile };
+  'device-vectors': { key: string; value: StoredDeviceVectors };
 }
 
 export function buildKey(indexKey: string, buildId: string): string {
@@ -40,9 +68,16 @@ export function buildKey(indexKey: string, buildId: string): string {
 export async function openHarelDb(): Promise<IDBPDatabase<HarelDb>> {
   if (typeof indexedDB === 'undefined') throw new Error('IndexedDB is not available in this browser context');
   return openDB<HarelDb>(DB_NAME, DB_VERSION, {
-    upgrade(db) {
-      db.createObjectStore('builds', { keyPath: 'key' }).createIndex('byIndex', 'indexKey');
-      db.createObjectStore('conversations', { keyPath: 'indexKey' });
+    upgrade(db, oldVersion) {
+      if (oldVersion < 1) {
+        db.createObjectStore('builds', { keyPath: 'key' }).createIndex('byIndex', 'indexKey');
+        db.createObjectStore('conversations', { keyPath: 'indexKey' });
+      }
+      if (oldVersion < 2) {
+        db.createObjectStore('device-documents', { keyPath: 'id' });
+        db.createObjectStore('device-files', { keyPath: 'id' });
+        db.createObjectStore('device-vectors', { keyPath: 'id' });
+      }
     },
   });
 }

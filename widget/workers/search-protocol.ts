@@ -7,6 +7,7 @@ import type { ErrorCode } from '../core/errors.ts';
 import type { RouteResult } from '../core/retrieval/route.ts';
 import type { Progress } from '../core/schema.ts';
 import type { IndexInfo, SearchRequest, SearchResponse } from '../search/search-service.ts';
+import type { DeviceDocumentInfo, ParsedDeviceDocument } from '../core/device/device-document.ts';
 
 export interface SerializedError {
   code: ErrorCode;
@@ -40,6 +41,12 @@ export type SearchWorkerRequest =
   | { type: 'route'; id: number; query: string }
   /** The cosine between a question and a sentence (SearchService.similarity). */
   | { type: 'similarity'; id: number; query: string; text: string }
+  /** Keeps and indexes a customer's document parsed on the device (its file's bytes transferred). */
+  | { type: 'addDocument'; id: number; document: ParsedDeviceDocument; file: ArrayBuffer }
+  | { type: 'removeDocument'; id: number; documentId: string }
+  | { type: 'removeAllDocuments'; id: number }
+  /** The text of one page of a customer's document, from the device's storage. */
+  | { type: 'devicePage'; id: number; documentId: string; page: number }
   /** Cancels the request with this id. */
   | { type: 'abort'; id: number };
 
@@ -51,6 +58,10 @@ export type SearchWorkerResponse =
   | { type: 'result'; id: number; response: SearchResponse }
   | { type: 'routed'; id: number; route: RouteResult | null }
   | { type: 'similar'; id: number; similarity: number | null }
+  | { type: 'documentAdded'; id: number; info: DeviceDocumentInfo }
+  /** A request that returns nothing (removals) is done. */
+  | { type: 'done'; id: number }
+  | { type: 'pageText'; id: number; text: string }
   | { type: 'error'; id: number; error: SerializedError };
 
 export type SearchMessageType = SearchWorkerRequest['type'] | SearchWorkerResponse['type'];

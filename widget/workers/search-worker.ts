@@ -23,6 +23,7 @@ import { checkQueryModelPairing, type QueryModelConfig, queryDtypeOf, queryModel
 import { corpusCentroid } from '../core/retrieval/corpus-centroid.ts';
 import { LocalSearchService } from '../search/local-search-service.ts';
 import { loadStoredIndex } from '../store/index-store.ts';
+import { openDeviceStore } from '../store/device-store.ts';
 import type { Progress } from '../core/schema.ts';
 import type { IndexLoadInfo, SearchWorkerRequest, SearchWorkerResponse, SerializedError, WorkerLoadOptions } from './search-protocol.ts';
 
@@ -123,8 +124,20 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
   });
   const manifest = stored.index.manifest;
   const wantsModel = Boolean(manifest.embedder && (stored.index.vectors || stored.readVectors));
-  const fresh = new LocalSearchService({ loader: async () => stored, embedderLoading: wantsModel });
+  const { store: deviceStore } = await openDeviceStore();
+  // Reported once the index is ready: every change to the customer's documents reaches the page as info.
+  let ready = false;
+  const fresh = new LocalSearchService({
+    loader: async () => stored,
+    embedderLoading: wantsModel,
+    deviceStore,
+    onDeviceChange: () => {
+      if (ready && service === fresh) post({ type: 'info', id, info: report() });
+    },
+  });
   await fresh.load({ manifestUrl: options.manifestUrl, modelBase: options.modelBase, signal });
+  // The customer's documents kept on this device answer from the first question on (a failed read costs them, not the site's answers).
+  await fresh.restoreDocuments().catch(() => undefined);
   service?.dispose();
   await embedder?.dispose().catch(() => undefined);
   service = fresh;
@@ -137,6 +150,7 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
   };
   // The index answers from here on, by BM25 until the model is in.
   post({ type: 'ready', id, info: report() });
+  ready = true;
   if (!wantsModel) return;
 
   // A stored build's vectors are checked and decoded now, beside the model's load: a bad file
@@ -182,6 +196,15 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
   const embedText = loaded ? loaded.embedText : null;
   // A failed embedding costs that one query its vectors, not the customer their answer.
   fresh.setQueryEmbedder(embedText ? (text) => embedText(text).catch(() => null) : null, vectorsError ?? next.embedderError);
+  // The customer's documents are embedded with the model that embedded the site's passages; a
+  // question-only model (query-model) embeds no passage, and they stay on BM25.
+  const passages = stored.index.manifest.embedder;
+  const questionOnly = passages !== null && queryModelFor(passages, options) !== (options.embedder ?? passages.id);
+  if (embedText && passages && !questionOnly) {
+    fresh.setPassageEmbedder({ id: passages.id, dim: passages.dimensions, prefix: passages.passagePrefix, embed: (text) => embedText(text).catch(() => null) });
+  } else {
+    fresh.setPassageEmbedder(null, questionOnly ? 'the question model embeds questions only' : (vectorsError ?? next.embedderError));
+  }
   embedder = loaded;
   post({ type: 'info', id, info: report() });
 }
@@ -227,6 +250,18 @@ scope.onmessage = (event) => {
       return;
     case 'similarity':
       answer(message.id, (index, signal) => index.similarity(message.query, message.text, signal).then((similarity) => ({ type: 'similar', id: message.id, similarity })));
+      return;
+    case 'addDocument':
+      answer(message.id, (index, signal) => index.addDocument(message.document, new Uint8Array(message.file), signal).then((info) => ({ type: 'documentAdded', id: message.id, info })));
+      return;
+    case 'removeDocument':
+      answer(message.id, (index) => index.removeDocument(message.documentId).then(() => ({ type: 'done', id: message.id })));
+      return;
+    case 'removeAllDocuments':
+      answer(message.id, (index) => index.removeAllDocuments().then(() => ({ type: 'done', id: message.id })));
+      return;
+    case 'devicePage':
+      answer(message.id, (index) => index.devicePage(message.documentId, message.page).then((text) => ({ type: 'pageText', id: message.id, text })));
       return;
   }
 };

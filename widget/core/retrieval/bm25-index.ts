@@ -30,6 +30,14 @@ export interface Bm25SearchOptions {
   contextBoost?: number;
   /** BM25 parameters (Orama's defaults: k 1.2, b 0.75, d 0.5). */
   relevance?: { k?: number; b?: number; d?: number };
+  /**
+   * Score these chunks as members of a larger collection: document frequencies, chunk count and
+   * average field lengths are this file's and `background`'s together. A customer's document (a
+   * hundred chunks) is searched this way beside the site's index, so that its scores are on the
+   * site's scale and the two merge by score: alone, its few chunks would give every word a high
+   * IDF and outscore the site on any match.
+   */
+  background?: Bm25File | null;
 }
 
 interface QueryList {
@@ -88,8 +96,12 @@ export class Bm25Index {
     }
     if (k === 0) return [];
 
+    const background = options.background ?? null;
+    const total = file.chunks + (background?.chunks ?? 0);
+    const averages = file.avgFieldLength.map((average, field) => (background ? (average * file.chunks + background.avgFieldLength[field] * background.chunks) / total : average));
     // Lists in Orama's order (field by field, then term by term): the order final scores are summed in.
     const refs = new Map<string, (PostingsRef | null)[] | null>();
+    const backgroundRefs = new Map<string, (PostingsRef | null)[] | null>();
     const lists: QueryList[] = [];
     file.fields.forEach((_, field) => {
       if (!(boosts[field] > 0)) return;
@@ -97,8 +109,10 @@ export class Bm25Index {
         if (!refs.has(term)) refs.set(term, file.lookup(term));
         const ref = refs.get(term)?.[field];
         if (!ref) continue;
-        const idf = Math.log(1 + (file.chunks - ref.df + 0.5) / (ref.df + 0.5));
-        const bound = bm25(idf, ref.maxTf, ref.minLength, file.avgFieldLength[field], k1, b, d) * boosts[field];
+        if (background && !backgroundRefs.has(term)) backgroundRefs.set(term, background.lookup(term));
+        const df = ref.df + (backgroundRefs.get(term)?.[field]?.df ?? 0);
+        const idf = Math.log(1 + (total - df + 0.5) / (df + 0.5));
+        const bound = bm25(idf, ref.maxTf, ref.minLength, averages[field], k1, b, d) * boosts[field];
         const ids = new Uint32Array(ref.df);
         const tfs = new Uint32Array(ref.df);
         lists.push({ field, ref, idf, boost: boosts[field], bound, ids, tfs });
@@ -120,7 +134,7 @@ export class Bm25Index {
         const list = byBound[i];
         const n = file.decodePostings(list.field, list.ref, list.ids, list.tfs);
         const lengths = file.fieldLengths[list.field];
-        const average = file.avgFieldLength[list.field];
+        const average = averages[list.field];
         const { ids, tfs, idf, boost } = list;
         for (let j = 0; j < n; j++) {
           const chunk = ids[j];
@@ -139,7 +153,7 @@ export class Bm25Index {
       const top = this.selectTop(count, k);
       // The pruned pass summed in bound order; sum the winners again in Orama's order so their
       // scores (and so ties between near-identical chunks) are exactly the reference's.
-      const hits = top.map((chunk) => ({ chunk, score: canonicalScore(chunk, lists, file, k1, b, d) }));
+      const hits = top.map((chunk) => ({ chunk, score: canonicalScore(chunk, lists, file, averages, k1, b, d) }));
       return hits.sort((x, y) => y.score - x.score || x.chunk - y.chunk);
     } finally {
       for (let i = 0; i < count; i++) scores[touched[i]] = 0;
@@ -194,12 +208,12 @@ export class Bm25Index {
   }
 }
 
-function canonicalScore(chunk: number, lists: readonly QueryList[], file: Bm25File, k1: number, b: number, d: number): number {
+function canonicalScore(chunk: number, lists: readonly QueryList[], file: Bm25File, averages: readonly number[], k1: number, b: number, d: number): number {
   let score = 0;
   for (const list of lists) {
     const at = indexOf(list.ids, chunk);
     if (at < 0) continue;
-    score += bm25(list.idf, list.tfs[at], file.fieldLengths[list.field][chunk], file.avgFieldLength[list.field], k1, b, d) * list.boost;
+    score += bm25(list.idf, list.tfs[at], file.fieldLengths[list.field][chunk], averages[list.field], k1, b, d) * list.boost;
   }
   return score;
 }

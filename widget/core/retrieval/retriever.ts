@@ -4,10 +4,12 @@
  * caller (Node and browsers load the embedder differently) and passed in as a vector.
  */
 import { corpusAffinity, corpusCentroid } from './corpus-centroid.ts';
+import type { PassageOrigin } from '../device/device-document.ts';
+import type { DeviceSearchPart } from '../device/device-search-part.ts';
 import type { LoadedIndex } from '../format/read-index.ts';
 import type { Chunk, IndexedDocument } from '../schema.ts';
 import { tokenize } from '../tokenizer/index.ts';
-import { Bm25Index } from './bm25-index.ts';
+import { Bm25Index, type Bm25SearchOptions } from './bm25-index.ts';
 import { collapseTwins, type CollapsedHit } from './collapse.ts';
 import { clauseExcerpt, CrossReferenceResolver } from './cross-references.ts';
 import { QueryExpander, type Expansion } from './expand.ts';
@@ -78,6 +80,10 @@ export interface RetrievedPassage extends FusedHit {
    * not ranked hits.
    */
   references?: PassageReference[];
+  /** The site's index, or a document the customer added on this device (absent: the site's). */
+  origin?: PassageOrigin;
+  /** For a device passage: the customer document's id (DeviceDocumentInfo.id). */
+  deviceDocument?: string;
 }
 
 export interface EditionPage {
@@ -159,16 +165,51 @@ export interface FirstStageCandidates {
   vector: ScoredChunk[];
 }
 
+/**
+ * How much a customer's own document is preferred over the site's where both answer: its fused
+ * scores are multiplied by 1 + this. Its figures are the customer's own (their deductible, their
+ * sums), the site's booklets the general ones; a passage of theirs that matches only weakly still
+ * ranks below a site passage that matches well.
+ */
+export const DEVICE_PREFERENCE = 0.5;
+
 export class Retriever {
   readonly index: LoadedIndex;
   private readonly bm25: Bm25Index;
   private readonly expander: QueryExpander;
   private resolver: CrossReferenceResolver | null = null;
+  /** The customer's own documents searched beside the site's (setDevice), or null. */
+  private device: DeviceSearchPart | null = null;
+  private deviceBm25: Bm25Index | null = null;
+  /**
+   * The site's chunks followed by the customer's (their `doc` shifted past the site's documents):
+   * a hit's number indexes this, so the customer's chunks are numbered after the site's.
+   */
+  private chunks: Chunk[];
+  private documents: IndexedDocument[];
 
   constructor(index: LoadedIndex) {
     this.index = index;
     this.bm25 = new Bm25Index(index.bm25);
     this.expander = new QueryExpander(LEXICON, index.lexicon ?? null);
+    this.chunks = index.chunks;
+    this.documents = index.documents;
+  }
+
+  /** Searches the customer's own documents beside the site's from now on (null: the site's alone). */
+  setDevice(part: DeviceSearchPart | null): void {
+    this.device = part;
+    this.deviceBm25 = part ? new Bm25Index(part.bm25) : null;
+    const docOffset = this.index.documents.length;
+    this.chunks = part ? this.index.chunks.concat(part.chunks.map((c) => ({ ...c, doc: c.doc + docOffset }))) : this.index.chunks;
+    this.documents = part ? this.index.documents.concat(part.documents) : this.index.documents;
+    this.resolver = null;
+    this.siblingMap = null;
+  }
+
+  /** Whether a hit's chunk number is one of the customer's documents'. */
+  private isDevice(chunk: number): boolean {
+    return chunk >= this.index.chunks.length;
   }
 
   get hasVectors(): boolean {
@@ -185,7 +226,7 @@ export class Retriever {
     const { ranked, termStats, ...first } = this.firstStage(query, options);
     // One result per section of a page, its best chunk: the answer widens a hit to its section
     // anyway, so a second chunk of the same section would only repeat it.
-    const pages = groupBySection(ranked, this.index.chunks);
+    const pages = groupBySection(ranked, this.chunks);
     const best = new Map(ranked.map((h) => [h.chunk, h]));
     return {
       query,
@@ -198,7 +239,7 @@ export class Retriever {
   /** Every page of the first stage's pool, in rank order, with what was known when ranking it. */
   pageCandidates(query: string, options: SearchOptions = {}): { pages: PageCandidate[]; route: RouteResult | null; termStats: TermStats } {
     const { ranked, route, termStats } = this.firstStage(query, options);
-    return { pages: groupByPage(ranked, this.index.chunks), route, termStats };
+    return { pages: groupByPage(ranked, this.chunks), route, termStats };
   }
 
   /** Route, BM25 and vectors over a fixed pool, fusion, the routed domain's boost, twins collapsed. */
@@ -223,7 +264,7 @@ export class Retriever {
   semantic(candidates: FirstStageCandidates, queryVector: Float32Array | null): SemanticEvidence | null {
     const { mode, bm25, vector } = candidates;
     if (mode !== 'hybrid' || vector.length === 0 || !this.index.manifest.embedder || !queryVector || !this.index.vectors) return null;
-    const { chunks } = this.index;
+    const { chunks } = this;
     const pageOf = (i: number) => `${chunks[i].doc}:${chunks[i].page}`;
     const first = pageOf(vector[0].chunk);
     const other = vector.find((h) => pageOf(h.chunk) !== first);
@@ -258,7 +299,7 @@ export class Retriever {
     const bm25Pool = hybrid ? (options.bm25Pool ?? defaults.bm25Pool) : FIRST_STAGE_POOL;
     const vectorPool = hybrid ? (options.vectorPool ?? defaults.vectorPool) : FIRST_STAGE_POOL;
     const bm25Options = { k: bm25Pool, domain: domainFilter, contextBoost: options.contextBoost ?? defaults.contextBoost };
-    let bm25: ScoredChunk[] = mode === 'vector' ? [] : this.bm25.search(query, bm25Options);
+    let bm25: ScoredChunk[] = mode === 'vector' ? [] : this.searchWords(query, bm25Options);
     const weights = {
       curated: options.expansionWeight ?? defaults.expansionWeight,
       mined: options.minedExpansionWeight ?? defaults.minedExpansionWeight ?? 0,
@@ -273,7 +314,7 @@ export class Retriever {
       // find a passage, but they never outweigh the customer's own words.
       const scores = new Map(bm25.map((h) => [h.chunk, h.score]));
       for (const pass of passes) {
-        for (const h of this.bm25.search(pass.terms, bm25Options)) scores.set(h.chunk, (scores.get(h.chunk) ?? 0) + pass.weight * h.score);
+        for (const h of this.searchWords(pass.terms, bm25Options)) scores.set(h.chunk, (scores.get(h.chunk) ?? 0) + pass.weight * h.score);
       }
       bm25 = [...scores]
         .map(([chunk, score]) => ({ chunk, score }))
@@ -285,11 +326,36 @@ export class Retriever {
       const { chunks, documents } = this.index;
       const filter = domainFilter ? (i: number) => documents[chunks[i].doc].domain === domainFilter : undefined;
       vector = searchVectors(this.index.vectors, options.queryVector, { k: vectorPool, filter });
+      const deviceVectors = this.device?.vectors;
+      if (deviceVectors && deviceVectors.dim === options.queryVector.length) {
+        // The customer's chunks are never filtered by the site's domains; a row not embedded yet scores 0.
+        const offset = chunks.length;
+        const own = searchVectors(deviceVectors, options.queryVector, { k: vectorPool }).filter((h) => h.score > 0);
+        vector = vector
+          .concat(own.map((h) => ({ chunk: h.chunk + offset, score: h.score })))
+          .sort((a, b) => b.score - a.score || a.chunk - b.chunk)
+          .slice(0, vectorPool);
+      }
     }
     return { query, mode, route, domainFilter, expansions: expansion.expansions.filter((e) => weights[e.source] > 0), bm25, vector };
   }
 
-  /** Fusion (hybrid only: one side alone keeps its own order), the routed domain's soft boost, twins collapsed. */
+  /**
+   * BM25 over the site's index and, when the customer added documents, over theirs, scored as part
+   * of the site's collection (Bm25SearchOptions.background) and never filtered by a site domain.
+   */
+  private searchWords(text: string, options: Bm25SearchOptions): ScoredChunk[] {
+    const site = this.bm25.search(text, options);
+    if (!this.deviceBm25) return site;
+    const offset = this.index.chunks.length;
+    const own = this.deviceBm25.search(text, { ...options, domain: null, background: this.index.bm25 });
+    return site
+      .concat(own.map((h) => ({ chunk: h.chunk + offset, score: h.score })))
+      .sort((a, b) => b.score - a.score || a.chunk - b.chunk)
+      .slice(0, options.k);
+  }
+
+  /** Fusion (hybrid only: one side alone keeps its own order), the routed domain's soft boost, the customer's documents' preference, twins collapsed. */
   fuseCandidates(candidates: FirstStageCandidates, options: SearchOptions = {}): CollapsedHit[] {
     const defaults = this.index.manifest.retrieval;
     const { query, mode, bm25, vector, route, domainFilter } = candidates;
@@ -305,40 +371,48 @@ export class Retriever {
     if (!domainFilter && route?.domain && boost > 0) {
       // A soft preference for the routed domain: a wrong guess demotes the answer instead of
       // removing it, which a hard filter would.
-      const { chunks, documents } = this.index;
+      const { chunks, documents } = this;
       const factor = 1 + boost * route.confidence;
       fused = fused.map((h) => (documents[chunks[h.chunk].doc].domain === route.domain ? { ...h, score: h.score * factor } : h)).sort((a, b) => b.score - a.score || a.chunk - b.chunk);
     }
+    if (this.device) {
+      const factor = 1 + DEVICE_PREFERENCE;
+      fused = fused.map((h) => (this.isDevice(h.chunk) ? { ...h, score: h.score * factor } : h)).sort((a, b) => b.score - a.score || a.chunk - b.chunk);
+    }
     const collapse = options.collapseTwins ?? defaults.collapseTwins;
-    if (collapse) return collapseTwins(fused, this.index.chunks, this.index.documents, query);
+    if (collapse) return collapseTwins(fused, this.chunks, this.documents, query);
     return fused.map((h) => ({ chunk: h.chunk, score: h.score, bm25: h.bm25, vector: h.vector, twins: [] }));
   }
 
   /** Document frequencies of the query's terms over the whole index (no domain filter). */
   termStats(query: string): TermStats {
     const df: Record<string, number> = {};
-    for (const term of tokenize(query, { forQuery: true })) df[term] = this.bm25.documentFrequency(term);
-    return { chunks: this.index.chunks.length, df };
+    const own = this.deviceBm25;
+    for (const term of tokenize(query, { forQuery: true })) df[term] = this.bm25.documentFrequency(term) + (own?.documentFrequency(term) ?? 0);
+    return { chunks: this.chunks.length, df };
   }
 
   /** The clauses of its own document that a chunk refers to, resolved on demand. */
   references(chunkIndex: number): PassageReference[] {
-    this.resolver ??= new CrossReferenceResolver(this.index.chunks);
+    this.resolver ??= new CrossReferenceResolver(this.chunks);
     return this.resolver.resolve(chunkIndex).map((r) => {
-      const c = this.index.chunks[r.chunk];
+      const c = this.chunks[r.chunk];
       return { clause: r.clause, chunkId: c.id, page: c.page, text: clauseExcerpt(c.text, r.clause) };
     });
   }
 
   private describe(hit: CollapsedHit, rank: number, withReferences: boolean): RetrievedPassage {
     const { twins, ...fusedHit } = hit;
-    const chunk = this.index.chunks[hit.chunk];
-    const doc = this.index.documents[chunk.doc];
+    const chunk = this.chunks[hit.chunk];
+    const doc = this.documents[chunk.doc];
+    const device = this.isDevice(hit.chunk) && this.device ? this.device.documentIds[chunk.doc - this.index.documents.length] : null;
     return {
       ...fusedHit,
+      origin: device ? 'device' : 'site',
+      ...(device ? { deviceDocument: device } : {}),
       alsoIn: twins.map((t) => {
-        const c = this.index.chunks[t.chunk];
-        const d = this.index.documents[c.doc];
+        const c = this.chunks[t.chunk];
+        const d = this.documents[c.doc];
         return { chunkId: c.id, file: d.file, page: c.page, title: d.title, url: d.url };
       }),
       editions: this.editionPages(doc, chunk.page),
@@ -361,15 +435,15 @@ export class Retriever {
   /** The pages of `doc`'s other-language editions that hold what its `page` holds. */
   private editionPages(doc: IndexedDocument, page: number): EditionPage[] {
     return (doc.editions ?? []).flatMap((ref) => {
-      const other = this.index.documents[ref.doc];
+      const other = this.documents[ref.doc];
       return ref.pages.filter(([p]) => p === page).map(([, q]) => ({ file: other.file, page: q, title: other.title, url: other.url, lang: ref.lang }));
     });
   }
 
   /** The chunks of the same section on the same page, in reading order: wider context for a hit. */
   expandToParent(chunkIndex: number): Chunk[] {
-    const chunk = this.index.chunks[chunkIndex];
-    return this.siblings(chunk).filter((c) => c.page === chunk.page);
+    const chunk = this.chunks[chunkIndex];
+    return this.siblings(chunk).filter((c) => c.page === chunk.page && c.doc === chunk.doc);
   }
 
   private siblingMap: Map<string, Chunk[]> | null = null;
@@ -377,7 +451,7 @@ export class Retriever {
   private siblings(chunk: Chunk): Chunk[] {
     if (!this.siblingMap) {
       this.siblingMap = new Map();
-      for (const c of this.index.chunks) {
+      for (const c of this.chunks) {
         const list = this.siblingMap.get(c.parentId);
         if (list) list.push(c);
         else this.siblingMap.set(c.parentId, [c]);
@@ -387,7 +461,7 @@ export class Retriever {
   }
 
   document(chunkIndex: number): IndexedDocument {
-    return this.index.documents[this.index.chunks[chunkIndex].doc];
+    return this.documents[this.chunks[chunkIndex].doc];
   }
 }
 
