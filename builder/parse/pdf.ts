@@ -13,13 +13,13 @@ export type { PdfParseResult };
 
 const PDFJS_ROOT = dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json'));
 
-/** pdf.js's own files, read from node_modules. */
-const ASSETS: PdfAssets = { cMapUrl: `${join(PDFJS_ROOT, 'cmaps')}/`, standardFontDataUrl: `${join(PDFJS_ROOT, 'standard_fonts')}/` };
+/** pdf.js's own files (cMaps, standard fonts), read from node_modules. */
+export const PDF_ASSETS: PdfAssets = { cMapUrl: `${join(PDFJS_ROOT, 'cmaps')}/`, standardFontDataUrl: `${join(PDFJS_ROOT, 'standard_fonts')}/` };
 
 let pdfjsPromise: Promise<PdfJs> | null = null;
 
 /** Loads pdf.js once, after the polyfills it needs, with its worker running in this thread. */
-function loadPdfJs(): Promise<PdfJs> {
+export function loadPdfJs(): Promise<PdfJs> {
   pdfjsPromise ??= (async () => {
     // pdf.js calls Promise.withResolvers, which Node 20 lacks. The pinned 5.6 (the last release
     // that supports Node 20) ships a polyfill in its legacy build; this one keeps a later pdf.js
@@ -53,7 +53,7 @@ function loadPdfJs(): Promise<PdfJs> {
 
 /** Number of pages, or PDF_ENCRYPTED / PDF_UNREADABLE. */
 export async function pdfPageCount(bytes: Uint8Array, file = 'document.pdf'): Promise<number> {
-  const opened = await openPdf(await loadPdfJs(), bytes, file, ASSETS);
+  const opened = await openPdf(await loadPdfJs(), bytes, file, { assets: PDF_ASSETS });
   await opened.close();
   return opened.pageCount;
 }
@@ -61,7 +61,7 @@ export async function pdfPageCount(bytes: Uint8Array, file = 'document.pdf'): Pr
 /** Like parsePdf, and also says how many Hebrew lines had to be repaired. */
 export async function parsePdfDetailed(bytes: Uint8Array, file: string, options: WorkOptions = {}): Promise<PdfParseResult> {
   throwIfAborted(options.signal);
-  return parsePdfWith(await loadPdfJs(), bytes, file, { ...options, assets: ASSETS });
+  return parsePdfWith(await loadPdfJs(), bytes, file, { ...options, assets: PDF_ASSETS });
 }
 
 /**

@@ -7,7 +7,7 @@
  * (lines → blocks); Hebrew order repair in `bidi-repair.ts`.
  */
 import type * as PdfJsModule from 'pdfjs-dist';
-import { createError, isHarelError, throwIfAborted } from '../errors.ts';
+import { createError, HarelError, isHarelError, throwIfAborted } from '../errors.ts';
 import type { ParsedPage, WorkOptions } from '../schema.ts';
 import { emptyRepairStats, repairBrackets, repairHebrewLine, type RepairStats } from './bidi-repair.ts';
 import { documentStyle, linesToBlocks } from './blocks.ts';
@@ -33,6 +33,13 @@ export interface OpenedPdf {
   close: () => Promise<void>;
 }
 
+/** How a PDF is opened and read: where pdf.js's files are, and which errors to throw. */
+export interface PdfReadOptions extends WorkOptions {
+  assets?: PdfAssets;
+  /** The builder's codes unless given. */
+  errors?: PdfErrors;
+}
+
 export interface PdfParseResult {
   pages: ParsedPage[];
   /** How many Hebrew lines had to be repaired. */
@@ -45,8 +52,10 @@ export interface PdfParseResult {
  */
 const NO_EVAL = { isEvalSupported: false };
 
-/** Opens `bytes` (not detached: pdf.js is handed a copy). Throws PDF_ENCRYPTED or PDF_UNREADABLE. */
-export async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, file: string, assets: PdfAssets = {}): Promise<OpenedPdf> {
+/** Opens `bytes` (not detached: pdf.js is handed a copy). Throws PDF_ENCRYPTED or PDF_UNREADABLE (or `options.errors`' own). */
+export async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, file: string, options: Pick<PdfReadOptions, 'assets' | 'errors'> = {}): Promise<OpenedPdf> {
+  const assets = options.assets ?? {};
+  const errors = options.errors ?? BUILDER_PDF_ERRORS;
   const task = pdfjs.getDocument({
     // pdf.js transfers (detaches) the buffer it is given: hand it a copy.
     data: bytes.slice(),
@@ -63,23 +72,33 @@ export async function openPdf(pdfjs: PdfJs, bytes: Uint8Array, file: string, ass
   });
   try {
     const document = await task.promise;
-    if (document.numPages < 1) throw createError('PDF_UNREADABLE', file, 'no pages');
+    if (document.numPages < 1) throw errors({ kind: 'unreadable', reason: 'no pages' }, file);
     return { document, pageCount: document.numPages, close: () => task.destroy() };
   } catch (error) {
     await task.destroy().catch(() => undefined);
-    throw pdfError(error, file);
+    throw pdfError(error, file, errors);
   }
 }
 
-/** pdf.js's failures as the builder's codes: a password → PDF_ENCRYPTED, anything else → PDF_UNREADABLE. */
-export function pdfError(error: unknown, file: string): Error {
+/** Why pdf.js could not read a PDF: a password, or anything else (its reason). */
+export type PdfFailure = { kind: 'encrypted' } | { kind: 'unreadable'; reason: string; cause?: unknown };
+
+/** Turns a failure into the caller's error: the builder's codes (PDF_*) or the device's (DOCUMENT_*). */
+export type PdfErrors = (failure: PdfFailure, file: string) => Error;
+
+/** The builder's codes: PDF_ENCRYPTED, PDF_UNREADABLE. */
+export const BUILDER_PDF_ERRORS: PdfErrors = (failure, file) => {
+  if (failure.kind === 'encrypted') return createError('PDF_ENCRYPTED', file);
+  return new HarelError('PDF_UNREADABLE', createError('PDF_UNREADABLE', file, failure.reason).message, { cause: failure.cause });
+};
+
+/** pdf.js's failures (a HarelError, ABORTED included, passes as it is). */
+function pdfError(error: unknown, file: string, errors: PdfErrors): Error {
   if (isHarelError(error)) return error;
   const name = (error as { name?: string } | null)?.name;
-  if (name === 'PasswordException') return createError('PDF_ENCRYPTED', file);
+  if (name === 'PasswordException') return errors({ kind: 'encrypted' }, file);
   const reason = error instanceof Error ? error.message : String(error);
-  const wrapped = createError('PDF_UNREADABLE', file, reason || 'unknown error');
-  (wrapped as { cause?: unknown }).cause = error;
-  return wrapped;
+  return errors({ kind: 'unreadable', reason: reason || 'unknown error', cause: error }, file);
 }
 
 function isTextItem(item: unknown): item is PdfTextItem {
@@ -107,9 +126,9 @@ function repairLineBrackets(lines: PdfLine[], stats: RepairStats): PdfLine[] {
 /**
  * Reads every page of an open PDF into blocks, page 1 first, reporting progress per page (step
  * 'parse'). A PDF without any text yields pages with no blocks (the caller decides what that
- * means). Throws PDF_UNREADABLE or ABORTED; does not close the PDF.
+ * means). Throws PDF_UNREADABLE (or `options.errors`' own) or ABORTED; does not close the PDF.
  */
-export async function readPdfPages(opened: OpenedPdf, file: string, options: WorkOptions = {}): Promise<PdfParseResult> {
+export async function readPdfPages(opened: OpenedPdf, file: string, options: PdfReadOptions = {}): Promise<PdfParseResult> {
   const { document, pageCount } = opened;
   const repairs = emptyRepairStats();
   const pageLines: PdfLine[][] = [];
@@ -122,7 +141,7 @@ export async function readPdfPages(opened: OpenedPdf, file: string, options: Wor
       items = (content.items as unknown[]).filter(isTextItem);
       page.cleanup();
     } catch (error) {
-      throw pdfError(error, file);
+      throw pdfError(error, file, options.errors ?? BUILDER_PDF_ERRORS);
     }
     pageLines.push(orderColumns(repairLineBrackets(buildLines(repairItems(items, repairs)), repairs)));
     options.onProgress?.({ step: 'parse', done: pageNo, total: pageCount, detail: file });
@@ -134,9 +153,9 @@ export async function readPdfPages(opened: OpenedPdf, file: string, options: Wor
 }
 
 /** Opens, reads and closes: `readPdfPages` for a caller that needs nothing in between. */
-export async function parsePdfWith(pdfjs: PdfJs, bytes: Uint8Array, file: string, options: WorkOptions & { assets?: PdfAssets } = {}): Promise<PdfParseResult> {
+export async function parsePdfWith(pdfjs: PdfJs, bytes: Uint8Array, file: string, options: PdfReadOptions = {}): Promise<PdfParseResult> {
   throwIfAborted(options.signal);
-  const opened = await openPdf(pdfjs, bytes, file, options.assets);
+  const opened = await openPdf(pdfjs, bytes, file, options);
   try {
     return await readPdfPages(opened, file, options);
   } finally {
