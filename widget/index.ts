@@ -10,6 +10,8 @@ export type { Answer, AnswerMode, AnswerTimings, Citation, ChatTurn, Confidence,
 export type { FeedbackRating, FeedbackReason, HarelChatFeedbackDetail } from './ui/feedback.ts';
 export type { EscalateReason, HarelChatEscalateDetail, TranscriptEntry } from './ui/escalate.ts';
 export type { IndexInfo } from './search/search-service.ts';
+export type { DeviceDocumentInfo, DeviceEmbeddingStatus } from './core/device/device-document.ts';
+export type { HarelChatDocumentsDetail } from './ui/device-documents-view.ts';
 export type { ContactChannels } from './loop/strings.ts';
 export type { ErrorCode } from './core/errors.ts';
 
@@ -27,5 +29,7 @@ declare global {
     'harel-chat:feedback': CustomEvent<import('./ui/feedback.ts').HarelChatFeedbackDetail>;
     /** The customer asks for a person; cancelable: preventDefault() keeps the built-in contact panel closed. */
     'harel-chat:escalate': CustomEvent<import('./ui/escalate.ts').HarelChatEscalateDetail>;
+    /** The customer's own documents changed: one was added or removed, or its meaning search started, finished or failed. */
+    'harel-chat:documents': CustomEvent<import('./ui/device-documents-view.ts').HarelChatDocumentsDetail>;
   }
 }

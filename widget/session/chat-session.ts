@@ -30,6 +30,7 @@
  * one question dropped can simply not ask it.
  */
 import type { Answer, AnswerMode, ChatTurn, TurnFeedback } from '../answer/types.ts';
+import type { DeviceDocumentInfo } from '../core/device/device-document.ts';
 import { asHarelError, createError, type HarelError, isHarelError } from '../core/errors.ts';
 import type { Progress } from '../core/schema.ts';
 import type { AnswerEngine } from '../engines/engine.ts';
@@ -39,6 +40,8 @@ import { skippedReader } from '../loop/read.ts';
 import type { ContactChannels } from '../loop/strings.ts';
 import type { IndexInfo, LoadIndexOptions, SearchService } from '../search/search-service.ts';
 import type { ConversationStore } from '../store/conversation-store.ts';
+import { type AddDocumentOptions, DeviceDocuments, type DocumentReader } from './device-documents.ts';
+import { readDeviceDocumentLazily } from './document-reader-loader.ts';
 import { PendingQuestions, type PendingQuestion } from './pending-questions.ts';
 import { ReaderSlot, type ReaderSettings } from './reader-slot.ts';
 
@@ -77,6 +80,8 @@ export interface SessionOptions {
   llmLoader: LlmLoader | null;
   /** The reader model (reader-model), null where the page has none. */
   reader?: ReaderSettings | null;
+  /** Reads a customer's PDF on the device (default: search/document-reader.ts, loaded when first used). */
+  readDocument?: DocumentReader;
   onChange: () => void;
 }
 
@@ -109,6 +114,8 @@ export class ChatSession {
   readonly answerErrors = new Map<ChatTurn, HarelError>();
   /** The reader model, where the page turned it on (loadReader()). */
   readonly reader: ReaderSlot;
+  /** The customer's own documents on this device (issue 36): the list, and the additions under way. */
+  readonly deviceDocuments: DeviceDocuments;
 
   private engine: AnswerEngine = new ExtractiveEngine();
   private readonly options: SessionOptions;
@@ -122,11 +129,19 @@ export class ChatSession {
   private loadGeneration = 0;
   /** The conversation store's writes, one after another, so a save never lands after a clear. */
   private writes: Promise<void> = Promise.resolve();
+  /** What waits for the index to answer (a document being added): settled by the load. */
+  private indexWaiters: { resolve: () => void; reject: (error: HarelError) => void }[] = [];
 
   constructor(options: SessionOptions) {
     this.options = options;
     this.queue = new PendingQuestions(() => this.changed());
     this.reader = new ReaderSlot(options.reader ?? null, () => this.changed());
+    this.deviceDocuments = new DeviceDocuments(
+      options.search,
+      options.readDocument ?? readDeviceDocumentLazily,
+      () => this.indexReady(),
+      () => this.changed(),
+    );
   }
 
   get mode(): AnswerMode {
@@ -166,15 +181,18 @@ export class ChatSession {
           // A newer load's index, or a disposed session, is not changed by this one's model.
           if (generation !== this.loadGeneration) return;
           this.indexInfo = next;
+          this.deviceDocuments.sync(next.deviceDocuments);
           this.changed();
           options.onInfo?.(next);
         },
       });
       this.indexInfo = info;
+      this.deviceDocuments.sync(info.deviceDocuments);
       // Ready only once the stored conversation is back: a question answered before would be
       // overwritten by it, and its turns saved over the stored ones.
       await this.restoreConversation();
       this.indexStatus = 'ready';
+      this.settleIndexWaiters(null);
       this.drain();
       // The latest: the query model may have come in (or failed) while the conversation was read.
       return this.indexInfo ?? info;
@@ -183,6 +201,8 @@ export class ChatSession {
       this.indexError = asHarelError(error);
       if (isHarelError(this.indexError, 'ABORTED')) this.queue.cancel();
       else this.queue.fail(this.indexError);
+      // A load superseded by a newer one leaves its waiters to the newer one.
+      if (generation === this.loadGeneration) this.settleIndexWaiters(this.indexError);
       throw this.indexError;
     } finally {
       if (this.loadController === controller) this.loadController = null;
@@ -360,6 +380,36 @@ export class ChatSession {
     }
   }
 
+  /** The customer's documents on this device, as the search service last listed them. */
+  get documents(): readonly DeviceDocumentInfo[] {
+    return this.deviceDocuments.list;
+  }
+
+  /**
+   * Adds a customer's PDF: read on the device, then kept and indexed by the search service.
+   * Resolves with its info once questions are answered from it by BM25 (its vectors follow in the
+   * background); rejects with a DOCUMENT_* code, ABORTED, or DOCUMENTS_UNSUPPORTED. A failure
+   * changes nothing else: the conversation and the other documents stay as they were.
+   */
+  addDocument(file: Blob, name?: string, options?: AddDocumentOptions): Promise<DeviceDocumentInfo> {
+    return this.deviceDocuments.add(file, name, options);
+  }
+
+  /** Deletes one customer document from this device (text, vectors, file), stopping its embedding. */
+  removeDocument(id: string): Promise<void> {
+    return this.deviceDocuments.remove(id);
+  }
+
+  /** Deletes every customer document from this device, cancelling any addition under way. */
+  removeAllDocuments(): Promise<void> {
+    return this.deviceDocuments.removeAll();
+  }
+
+  /** One page's text of a customer document, from this device (what a device citation opens). */
+  devicePage(id: string, page: number): Promise<string> {
+    return this.deviceDocuments.page(id, page);
+  }
+
   /** Loads the reader model in the background, where the page has one (never throws). */
   loadReader(): Promise<void> {
     return this.reader.load();
@@ -381,8 +431,26 @@ export class ChatSession {
     this.loadController?.abort();
     this.answerController?.abort();
     this.modelController?.abort();
+    this.deviceDocuments.dispose();
+    this.settleIndexWaiters(createError('ABORTED'));
     this.reader.dispose();
     this.options.search.dispose();
+  }
+
+  /** Resolves once the index answers; rejects with its load's error. */
+  private indexReady(): Promise<void> {
+    if (this.indexStatus === 'ready') return Promise.resolve();
+    if (this.indexStatus === 'error') return Promise.reject(this.indexError ?? createError('INDEX_NOT_READY'));
+    return new Promise((resolve, reject) => this.indexWaiters.push({ resolve, reject }));
+  }
+
+  private settleIndexWaiters(error: HarelError | null): void {
+    const waiters = this.indexWaiters;
+    this.indexWaiters = [];
+    for (const w of waiters) {
+      if (error) w.reject(error);
+      else w.resolve();
+    }
   }
 
   private async restoreConversation(): Promise<void> {

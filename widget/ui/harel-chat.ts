@@ -11,6 +11,7 @@ import { guard } from 'lit/directives/guard.js';
 import { repeat } from 'lit/directives/repeat.js';
 import { plainAnswerText } from '../answer/document-text.ts';
 import type { Answer, AnswerMode } from '../answer/types.ts';
+import type { DeviceDocumentInfo } from '../core/device/device-document.ts';
 import { stripBidiControls } from '../core/bidi-controls.ts';
 import { createError, HarelError } from '../core/errors.ts';
 import type { Lang } from '../core/schema.ts';
@@ -29,9 +30,11 @@ import { searchSettled, type IndexInfo } from '../search/search-service.ts';
 import { openConversationStore } from '../store/conversation-store.ts';
 import { contactLinksCache } from './contact-links.ts';
 import { langDirection } from './direction.ts';
+import { DeviceDocumentsController } from './device-documents-view.ts';
 import { describeLoadProgress, formatBytes, type LoadProgressView } from './load-progress.ts';
 import {
   cardId,
+  citationLabel,
   renderAnswerError,
   renderAssistantTurn,
   renderPendingReply,
@@ -211,7 +214,14 @@ export class HarelChatElement extends LitElement {
     onRetry: (t) => this.retry(t),
     onFeedback: (t, change) => this.rate(t, change),
     onEscalate: (_t, reason, opener) => this.escalation.escalate(reason, opener),
+    onDevicePage: (citation) => void this.documentsView.togglePage(citation),
   };
+  /** The customer's own documents: the panel's section, the drop target, and the pages device citations open. */
+  private readonly documentsView = new DeviceDocumentsController(this, {
+    session: () => this.session,
+    lang: () => this.uiLang,
+    emitError: (error) => this.emitError(error),
+  });
   /** "Talk to a representative": the harel-chat:escalate event and the built-in contact panel. */
   private readonly escalation = new EscalationController(this, {
     turns: () => this.session?.turns ?? [],
@@ -358,6 +368,34 @@ export class HarelChatElement extends LitElement {
     this.copiedTurn = null;
     this.follower.follow();
     await this.session?.clear();
+  }
+
+  /**
+   * Adds the customer's own PDF, read and kept on this device only (never uploaded); resolves with
+   * `{id, name, pages, chunks, lang, …}` once questions are answered from it by words. Its meaning
+   * search follows in the background (`documents` shows its progress; `harel-chat:documents` says
+   * when it is ready). Rejects with a DOCUMENT_* code (also shown in the panel and sent as
+   * harel-chat:error); nothing else changes on a failure.
+   */
+  async addDocument(file: File | Blob, name?: string): Promise<DeviceDocumentInfo> {
+    if (!this.session) await this.updateComplete;
+    if (!this.session) throw createError('INDEX_NOT_READY');
+    return this.documentsView.add(file, name);
+  }
+
+  /** Deletes one of the customer's documents from this device: its text, vectors and file. */
+  removeDocument(id: string): Promise<void> {
+    return this.documentsView.remove(id);
+  }
+
+  /** Deletes every document the customer added on this device. */
+  removeAllDocuments(): Promise<void> {
+    return this.documentsView.removeAll();
+  }
+
+  /** The customer's documents on this device, with their meaning search's progress. */
+  get documents(): DeviceDocumentInfo[] {
+    return this.documentsView.documents;
   }
 
   /** Loads the local language model (the customer's choice in auto mode). */
@@ -606,12 +644,11 @@ export class HarelChatElement extends LitElement {
   private async copyAnswer(turnIndex: number): Promise<void> {
     const turn = this.session?.turns[turnIndex];
     if (!turn) return;
-    const s = UI_STRINGS[this.uiLang];
     // What a reader sees, not the stored form: document runs unwrapped, no bidi controls, and
     // only links the URL policy allows (a conversation edited in IndexedDB may hold others).
     const sources = (turn.answer?.citations ?? []).map((c) => {
       const href = sourceHref(c);
-      return `[${c.n}] ${stripBidiControls(c.title)}, ${s.page} ${c.page}${href ? ` — ${href}` : ''}`;
+      return `[${c.n}] ${stripBidiControls(citationLabel(c, this.uiLang))}${href ? ` — ${href}` : ''}`;
     });
     try {
       await navigator.clipboard.writeText([plainAnswerText(turn.text), ...sources].join('\n'));
@@ -654,8 +691,10 @@ export class HarelChatElement extends LitElement {
     const name = this.siteNameIn(ui);
     const title = name ? s.titleFor(name) : s.title;
     const showDetails = this.detailsOpen || this.debug;
-    return html`<section class="panel" part="panel" dir=${langDirection(ui)} lang=${ui} aria-label=${title}
-        @keydown=${(e: KeyboardEvent) => this.onPanelKeyDown(e)}>
+    const docs = this.documentsView;
+    return html`<section class="panel" part="panel" dir=${langDirection(ui)} lang=${ui} aria-label=${title} ?data-dropping=${docs.dropping}
+        @keydown=${(e: KeyboardEvent) => this.onPanelKeyDown(e)}
+        @dragenter=${docs.onDragEnter} @dragover=${docs.onDragOver} @dragleave=${docs.onDragLeave} @drop=${docs.onDrop}>
       <header part="header">
         <div class="titlebar">
           <h2 part="title"><bdi>${title}</bdi></h2>
@@ -671,6 +710,7 @@ export class HarelChatElement extends LitElement {
         ${this.renderModelOffer(ui)}
         ${this.renderDetails(ui, showDetails)}
       </header>
+      ${docs.renderSection(ui)}
       ${this.renderStatus(ui)}
       <div class="log" part="messages" role="region" aria-label=${s.title} aria-busy=${busy ? 'true' : 'false'} @scroll=${this.follower.onScroll}>
         ${turns.length || pending.length || busy ? nothing : this.renderStarters(ui)}
@@ -701,6 +741,7 @@ export class HarelChatElement extends LitElement {
         ${busy || waiting.length ? html`<button type="button" part="stop-button" @click=${() => this.stop()}>${s.stop}</button>` : nothing}
         <button type="submit" class="primary" part="send-button" ?disabled=${!this.canSend}>${s.send}</button>
       </form>
+      ${docs.renderDropOverlay(ui)}
     </section>`;
   }
 
@@ -730,7 +771,8 @@ export class HarelChatElement extends LitElement {
         }
         const question = turns[i - 1]?.text ?? '';
         const copied = this.copiedTurn === i;
-        return guard([turn, i, question, ui, copied, links], () => renderAssistantTurn(turn, i, question, ui, this.turnHandlers, copied, links));
+        const pages = this.documentsView.pages;
+        return guard([turn, i, question, ui, copied, links, pages], () => renderAssistantTurn(turn, i, question, ui, this.turnHandlers, copied, links, pages));
       },
     );
   }

@@ -18,6 +18,8 @@ import { resolveSourceUrl } from '../core/url-policy.ts';
 import { smallTalkKind } from '../loop/small-talk.ts';
 import type { PendingQuestion } from '../session/pending-questions.ts';
 import type { TextLink } from './contact-links.ts';
+import { renderDevicePage } from './device-documents-view.ts';
+import { deviceCitationLabel, type DevicePages, devicePageKey } from './device-documents.ts';
 import { answerLanguage, langDirection, textDirection, textLang } from './direction.ts';
 import { renderFeedbackButtons, renderFeedbackFollowUp, type FeedbackHandlers } from './feedback-view.ts';
 import { highlightSpans } from './highlight.ts';
@@ -29,6 +31,19 @@ export interface TurnHandlers extends FeedbackHandlers {
   onCite(turnIndex: number, n: number): void;
   onCopy(turnIndex: number): void;
   onRetry(turnIndex: number): void;
+  /** A device citation's "show the page" (the customer's own document): opens or closes its page's text. */
+  onDevicePage?(citation: Citation): void;
+}
+
+const NO_PAGES: DevicePages = new Map();
+
+/** Whether a citation is of a document the customer added on this device (no URL: its page opens from local storage). */
+export const isDeviceCitation = (citation: Citation): boolean => citation.origin === 'device' && !!citation.deviceDocument;
+
+/** How a citation is named in one line (a marker's label, a copied answer): its title and page, or "Your document — name, page N". */
+export function citationLabel(citation: Citation, ui: Lang): string {
+  if (isDeviceCitation(citation)) return deviceCitationLabel(citation.file, citation.page, ui);
+  return `${shown(citation.title)}, ${UI_STRINGS[ui].page} ${citation.page}`;
 }
 
 /** The page's base URL, against which a relative source URL resolves like any link on the page. */
@@ -110,7 +125,36 @@ function quoteContent(citation: Citation, quote: string, question: string): (Tem
   return quoteBlocks(quote, header).flatMap((block) => (block.kind === 'text' ? marked(block.text, question) : [quoteTable(block, question)]));
 }
 
-function citationCard(citation: Citation, turnIndex: number, question: string, ui: Lang): TemplateResult {
+/**
+ * A citation of the customer's own document: labelled as theirs (not the site's booklet), with no
+ * link (it was never on the web), and a button that opens the cited page's text from this device.
+ */
+function deviceCitationCard(citation: Citation, turnIndex: number, question: string, ui: Lang, handlers: TurnHandlers, pages: DevicePages): TemplateResult {
+  const s = UI_STRINGS[ui];
+  const documentId = citation.deviceDocument ?? '';
+  const name = shown(citation.file);
+  const quote = shown(citation.quote);
+  const path = citation.sectionPath.map(shown).filter((p) => p.trim() && !sameText(p, name));
+  const q = quoteLang(quote, ui);
+  const id = cardId(turnIndex, citation.n);
+  const page = pages.get(devicePageKey(documentId, citation.page));
+  return html`<details class="card device" id=${id} part="citation-card device-citation" data-n=${citation.n} data-origin="device" data-document=${documentId} data-page=${citation.page}>
+    <summary><span class="n">[${citation.n}]</span> <span class="title origin" part="citation-title">${deviceCitationLabel(name, citation.page, ui)}</span>${
+      path.length ? html` <span class="where">· ${path.map((p, i) => html`${i ? ' › ' : ''}<bdi>${p}</bdi>`)}</span>` : nothing
+    }</summary>
+    <blockquote dir=${q.dir} lang=${q.lang} part="citation-quote">${quoteContent(citation, quote, question)}</blockquote>
+    ${
+      handlers.onDevicePage
+        ? html`<button type="button" part="device-page-button" aria-expanded=${page ? 'true' : 'false'} aria-controls=${`${id}-page`}
+            @click=${() => handlers.onDevicePage?.(citation)}>${page ? s.documents.hidePage : s.documents.showPage}</button>`
+        : nothing
+    }
+    ${page ? renderDevicePage(page, `${id}-page`, name, citation.page, ui) : nothing}
+  </details>`;
+}
+
+function citationCard(citation: Citation, turnIndex: number, question: string, ui: Lang, handlers: TurnHandlers, pages: DevicePages): TemplateResult {
+  if (isDeviceCitation(citation)) return deviceCitationCard(citation, turnIndex, question, ui, handlers, pages);
   const s = UI_STRINGS[ui];
   const href = sourceHref(citation);
   const quote = shown(citation.quote);
@@ -176,7 +220,16 @@ export function renderUserTurn(turn: ChatTurn): TemplateResult {
  * sources, actions) in the interface's, as the rest of the panel. `links`: the site's contact
  * details, linked where the answer writes them (contact-links.ts).
  */
-export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question: string, ui: Lang, handlers: TurnHandlers, copied = false, links: readonly TextLink[] = []): TemplateResult {
+export function renderAssistantTurn(
+  turn: ChatTurn,
+  turnIndex: number,
+  question: string,
+  ui: Lang,
+  handlers: TurnHandlers,
+  copied = false,
+  links: readonly TextLink[] = [],
+  pages: DevicePages = NO_PAGES,
+): TemplateResult {
   const s = UI_STRINGS[ui];
   const answer = turn.answer;
   const lang = answerLanguage(answer, question, ui);
@@ -184,7 +237,7 @@ export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question:
     const c = answer?.citations.find((x) => x.n === n);
     if (!c) return `[${n}]`;
     return html`<button type="button" class="cite" part="citation-marker" data-n=${n}
-      aria-label=${`${s.sources} ${n}: ${c.title}, ${s.page} ${c.page}`}
+      aria-label=${`${s.sources} ${n}: ${citationLabel(c, ui)}`}
       @click=${() => handlers.onCite(turnIndex, n)}>${n}</button>`;
   };
   return html`<article class="msg assistant" part="message assistant-message" dir=${langDirection(ui)}
@@ -194,7 +247,7 @@ export function renderAssistantTurn(turn: ChatTurn, turnIndex: number, question:
     ${turn.stopped ? html`<div class="stopped">${turn.text ? s.answerStopped : s.queuedStopped} ⏹</div>` : nothing}
     ${
       answer?.citations.length
-        ? html`<section class="sources" aria-label=${s.sources}><h3>${s.sources}</h3>${answer.citations.map((c) => citationCard(c, turnIndex, question, ui))}</section>`
+        ? html`<section class="sources" aria-label=${s.sources}><h3>${s.sources}</h3>${answer.citations.map((c) => citationCard(c, turnIndex, question, ui, handlers, pages))}</section>`
         : nothing
     }
     ${

@@ -190,6 +190,36 @@ export const chatStyles = css`
   details.model { display: block; }
   .model summary { cursor: pointer; }
   .model .detail { font-size: 0.75rem; margin-block-start: 0.25rem; overflow-wrap: anywhere; }
+  /* The customer's own documents (device-documents-view.ts): the add button, the privacy line, the list. */
+  .panel { position: relative; }
+  .documents { padding: 0.4rem 0.9rem; border-block-end: 1px solid var(--_border); font-size: 0.82rem; display: flex; flex-direction: column; gap: 0.3rem; max-height: 35%; overflow-y: auto; flex: 0 0 auto; }
+  .documents-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }
+  .documents-bar button { border-color: var(--_accent); color: var(--_accent); font-weight: 600; }
+  .documents .hint, .documents .privacy { color: var(--_muted); font-size: 0.75rem; }
+  .documents .privacy { margin: 0; }
+  .documents-list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.3rem; }
+  .document { display: flex; flex-wrap: wrap; align-items: center; gap: 0.15rem 0.5rem; padding: 0.3rem 0.5rem; border: 1px solid var(--_border); border-radius: 8px; background: var(--_surface); }
+  .document .name { font-weight: 600; overflow-wrap: anywhere; }
+  .document .pages { color: var(--_muted); font-weight: 400; }
+  .document .status { color: var(--_muted); flex: 1 1 12rem; }
+  .document[data-state='ready'] .status { color: #2e7d32; }
+  .document[data-state='failed'] .status { color: #8a5800; }
+  :host([theme='dark']) .document[data-state='ready'] .status { color: #7bd17f; }
+  .document progress { flex-basis: 100%; }
+  .document button { min-height: 1.8rem; padding: 0.15rem 0.55rem; margin-inline-start: auto; }
+  .documents .remove-all { align-self: flex-start; min-height: 1.8rem; padding: 0.15rem 0.55rem; }
+  .document-error { color: #b3261e; display: flex; flex-wrap: wrap; gap: 0.25rem 0.5rem; align-items: center; }
+  :host([theme='dark']) .document-error { color: #ff8a80; }
+  .document-error .detail { flex-basis: 100%; color: var(--_muted); font-size: 0.72rem; overflow-wrap: anywhere; }
+  .document-error button { min-height: 1.6rem; padding: 0.1rem 0.5rem; }
+  /* A file dragged over the panel: the whole panel takes it. */
+  .panel[data-dropping] { outline: 3px dashed var(--_accent); outline-offset: -3px; }
+  .drop-overlay { position: absolute; inset: 0; display: flex; align-items: center; justify-content: center; background: rgb(255 255 255 / 80%); pointer-events: none; font-weight: 600; color: var(--_accent); }
+  :host([theme='dark']) .drop-overlay { background: rgb(0 0 0 / 70%); }
+  /* A citation of the customer's own document, and the page it opens from this device. */
+  details.card.device { border-inline-start: 4px solid var(--_accent); }
+  .card .device-page { margin-block: 0.4rem; padding: 0.4rem 0.6rem; border: 1px dashed var(--_border); border-radius: 6px; font-size: 0.85rem; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 16rem; overflow-y: auto; }
+  .card .device-page .detail { color: var(--_muted); font-size: 0.72rem; }
   @media (max-width: 480px) {
     header { padding: 0.5rem 0.6rem; }
     .log { padding: 0.6rem; }
