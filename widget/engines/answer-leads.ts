@@ -171,6 +171,13 @@ export function quotedVerdict(quotes: readonly QuotedSentence[]): { verdict: Ver
 export function quotesFrame(lang: Lang, quotes: readonly QuotedSentence[], verdict: { verdict: Verdict; n: number } | null): string {
   const leads = ANSWER_LEADS[lang];
   const otherLanguage = quotes.length > 0 && quotes.every((q) => detectLang(q.sentence) !== lang);
-  if (!verdict) return otherLanguage ? leads.otherLanguage : strings(lang).quoteIntro;
-  return `${leads.verdict[verdict.verdict]} [${verdict.n}], ${otherLanguage ? leads.afterVerdictOtherLanguage : leads.afterVerdict}`;
+  // Whose words these are: the customer's own document, the site's, or both (issue 36).
+  const own = quotes.filter((q) => q.passage.origin === 'device').length;
+  const whose = own === 0 ? 'site' : own === quotes.length ? 'own' : 'mixed';
+  if (!verdict) {
+    if (otherLanguage) return leads.otherLanguage;
+    return whose === 'own' ? strings(lang).quoteIntroOwn : whose === 'mixed' ? strings(lang).quoteIntroMixed : strings(lang).quoteIntro;
+  }
+  const after = otherLanguage ? leads.afterVerdictOtherLanguage : whose === 'own' ? leads.afterVerdictOwn : whose === 'mixed' ? leads.afterVerdictMixed : leads.afterVerdict;
+  return `${leads.verdict[verdict.verdict]} [${verdict.n}], ${after}`;
 }

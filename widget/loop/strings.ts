@@ -16,6 +16,10 @@ export interface LoopStrings {
   closestClauses: string;
   /** Frame of an extractive answer: the quotations that follow are from the policy. */
   quoteIntro: string;
+  /** The frame when every quote is from a document the customer added on this device (its figures are theirs). */
+  quoteIntroOwn: string;
+  /** The frame when the quotes are from the customer's document and the site's general ones. */
+  quoteIntroMixed: string;
   /** The reply to a question about something else: the site's contact channels when it set them. */
   offTopic: (contacts?: ContactChannels) => string;
   /** The reply to a bare greeting: what the assistant does, and an invitation to ask. */
@@ -30,6 +34,8 @@ export const STRINGS: Record<Lang, LoopStrings> = {
     refusal: 'לא מצאתי תשובה חד-משמעית במסמכי הפוליסה.',
     closestClauses: 'הסעיפים הקרובים ביותר שמצאתי:',
     quoteIntro: 'לפי מסמכי הפוליסה:',
+    quoteIntroOwn: 'לפי המסמך שלך:',
+    quoteIntroMixed: 'לפי המסמך שלך ומסמכי הפוליסה הכלליים שבאתר:',
     offTopic: offTopicHe,
     greeting: 'שלום! אני עונה על שאלות על מסמכי הביטוח שבאתר הזה, ומצטט את הסעיף שעונה. במה אפשר לעזור?',
     welcome: 'בשמחה! אם יש עוד שאלה על מסמכי הביטוח, אני כאן.',
@@ -39,6 +45,8 @@ export const STRINGS: Record<Lang, LoopStrings> = {
     refusal: 'I cannot find a definitive answer in the policy documents.',
     closestClauses: 'The closest clauses I found:',
     quoteIntro: 'According to the policy documents:',
+    quoteIntroOwn: 'According to your own document:',
+    quoteIntroMixed: "According to your own document and the site's general policy documents:",
     offTopic: offTopicEn,
     greeting: 'Hello! I answer questions about the insurance documents on this site, quoting the clause that answers. What would you like to know?',
     welcome: "You're welcome! If you have another question about the insurance documents, I'm here.",
@@ -71,6 +79,10 @@ export interface AnswerLeads {
   verdict: Record<'covered' | 'excluded' | 'conditional', string>;
   /** The rest of that line: "לא מכוסה — חריג בפוליסה [1], לפי מסמכי הפוליסה:". */
   afterVerdict: string;
+  /** The same, when every quote is from a document the customer added on this device. */
+  afterVerdictOwn: string;
+  /** The same, when the quotes are from the customer's document and the site's. */
+  afterVerdictMixed: string;
   /** The quotes' frame when every quoted clause is in the other language. */
   otherLanguage: string;
   /** The rest of a verdict's line when every quoted clause is in the other language. */
@@ -82,6 +94,8 @@ export const ANSWER_LEADS: Record<Lang, AnswerLeads> = {
     fact: { amount: 'הסכום', duration: 'התקופה', age: 'הגיל', percentage: 'השיעור', count: 'המספר' },
     verdict: { covered: 'כן, מכוסה', excluded: 'לא מכוסה — חריג בפוליסה', conditional: 'מכוסה בתנאים' },
     afterVerdict: 'לפי מסמכי הפוליסה:',
+    afterVerdictOwn: 'לפי המסמך שלך:',
+    afterVerdictMixed: 'לפי המסמך שלך ומסמכי הפוליסה הכלליים שבאתר:',
     otherLanguage: 'הסעיפים המתאימים כתובים באנגלית, והם מצוטטים כלשונם:',
     afterVerdictOtherLanguage: 'לפי הסעיפים המתאימים, שכתובים באנגלית ומצוטטים כלשונם:',
   },
@@ -89,6 +103,8 @@ export const ANSWER_LEADS: Record<Lang, AnswerLeads> = {
     fact: { amount: 'Amount', duration: 'Period', age: 'Age', percentage: 'Rate', count: 'Number' },
     verdict: { covered: 'Yes, covered', excluded: 'Not covered — a policy exclusion', conditional: 'Covered, with conditions' },
     afterVerdict: 'according to the policy documents:',
+    afterVerdictOwn: 'according to your own document:',
+    afterVerdictMixed: "according to your own document and the site's general policy documents:",
     otherLanguage: 'The matching clauses are in Hebrew, quoted as written:',
     afterVerdictOtherLanguage: 'according to the matching clauses, which are in Hebrew and quoted as written:',
   },

@@ -6,7 +6,7 @@
 import { STRINGS } from '../../../widget/loop/strings.ts';
 import { tokenize } from '../../../widget/core/tokenizer/index.ts';
 
-const FRAME = Object.values(STRINGS).flatMap((s) => [s.caveat, s.refusal, s.closestClauses, s.quoteIntro]);
+const FRAME = Object.values(STRINGS).flatMap((s) => [s.caveat, s.refusal, s.closestClauses, s.quoteIntro, s.quoteIntroOwn, s.quoteIntroMixed]);
 
 export function answerBody(text: string): string {
   let body = text;
