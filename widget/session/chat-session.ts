@@ -395,14 +395,35 @@ export class ChatSession {
     return this.deviceDocuments.add(file, name, options);
   }
 
-  /** Deletes one customer document from this device (text, vectors, file), stopping its embedding. */
-  removeDocument(id: string): Promise<void> {
-    return this.deviceDocuments.remove(id);
+  /**
+   * Deletes one customer document from this device (text, vectors, file), stopping its embedding,
+   * and the answers that quote it with their questions: its words must not outlive it, on the
+   * screen or in the stored conversation.
+   */
+  async removeDocument(id: string): Promise<void> {
+    await this.deviceDocuments.remove(id);
+    await this.forgetAnswersCiting(new Set([id]));
   }
 
-  /** Deletes every customer document from this device, cancelling any addition under way. */
-  removeAllDocuments(): Promise<void> {
-    return this.deviceDocuments.removeAll();
+  /** Deletes every customer document from this device, cancelling any addition under way, and every answer that quotes one. */
+  async removeAllDocuments(): Promise<void> {
+    await this.deviceDocuments.removeAll();
+    await this.forgetAnswersCiting(null);
+  }
+
+  /** Drops the answers citing these device documents (null: any) and the questions they answer, then saves. */
+  private async forgetAnswersCiting(ids: ReadonlySet<string> | null): Promise<void> {
+    const cites = (t: ChatTurn) => t.role === 'assistant' && (t.answer?.citations ?? []).some((c) => c.origin === 'device' && (ids === null || ids.has(c.deviceDocument ?? '')));
+    const drop = new Set<number>();
+    this.turns.forEach((turn, i) => {
+      if (!cites(turn)) return;
+      drop.add(i);
+      if (this.turns[i - 1]?.role === 'user') drop.add(i - 1);
+    });
+    if (drop.size === 0) return;
+    this.turns = this.turns.filter((_, i) => !drop.has(i));
+    this.changed();
+    await this.persist();
   }
 
   /** One page's text of a customer document, from this device (what a device citation opens). */
