@@ -12,6 +12,7 @@
  * "**" stays text, and only the marker after it is a citation. `quotes` keeps the sentences as
  * they are in the passage, for the citation cards.
  */
+import { DEVICE_PREFERENCE } from '../core/retrieval/retriever.ts';
 import { documentText } from '../answer/document-text.ts';
 import { throwIfAborted } from '../core/errors.ts';
 import { expandQuery } from '../core/retrieval/expand.ts';
@@ -123,7 +124,7 @@ export function selectSentences(question: string, passages: readonly GradedPassa
 export function scoreSentences(question: string, passages: readonly GradedPassage[], options: ExtractiveOptions = {}, type: QuestionType = detectQuestionType(question)): ScoredSentence[] {
   const { answerTypeBonus } = { ...EXTRACTIVE_DEFAULTS, ...options };
   const words = selectionWords(question, passages);
-  const raw: { n: number; sentence: string; relevance: number; terms: Set<string>; sectionPath: readonly string[]; page: string }[] = [];
+  const raw: { n: number; sentence: string; relevance: number; terms: Set<string>; sectionPath: readonly string[]; page: string; own: boolean }[] = [];
   for (const p of passages) {
     const text = p.context || p.text;
     for (const span of sentenceSpans(text)) {
@@ -133,7 +134,7 @@ export function scoreSentences(question: string, passages: readonly GradedPassag
       // היא 10%…"): the title's words count as the sentence's own.
       const title = clauseTitleAt(text, span.start);
       const terms = termSet(title && !sentence.includes(title) ? `${title} ${sentence}` : sentence);
-      raw.push({ n: p.n, sentence, relevance: p.relevance, terms, sectionPath: title ? [...p.sectionPath, title] : p.sectionPath, page: `${p.file}\u0000${p.page}` });
+      raw.push({ n: p.n, sentence, relevance: p.relevance, terms, sectionPath: title ? [...p.sectionPath, title] : p.sectionPath, page: `${p.file}\u0000${p.page}`, own: p.origin === 'device' });
     }
   }
   // A quantity about the term the question names ("מה ההשתתפות העצמית"), not any quantity: a
@@ -155,7 +156,11 @@ export function scoreSentences(question: string, passages: readonly GradedPassag
     const relevance = coverage(words, r.terms, idf) * (0.6 + 0.4 * r.relevance) * long;
     const bonus = carriesAnswer(r.sentence, r.sectionPath) ? answerTypeBonus : 1;
     const asks = /[?؟]\s*$/u.test(r.sentence) ? QUESTION_FACTOR : 1;
-    return { n: r.n, sentence: r.sentence, terms: r.terms, page: r.page, relevance: relevance * asks, score: relevance * asks * bonus };
+    // The customer's own document is preferred where it answers as well as the site's booklet
+    // (its figures are theirs), as retrieval prefers it; a sentence of theirs that does not state
+    // the asked fact still loses to one of the site's that does (the answer-type bonus is larger).
+    const own = r.own ? 1 + DEVICE_PREFERENCE : 1;
+    return { n: r.n, sentence: r.sentence, terms: r.terms, page: r.page, relevance: relevance * asks, score: relevance * asks * bonus * own };
   });
 }
 
