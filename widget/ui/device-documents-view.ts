@@ -67,7 +67,7 @@ export function renderDocumentList(documents: readonly DeviceDocumentInfo[], add
       ${repeat(
         additions,
         (a) => `a${a.key}`,
-        (a) => html`<li class="document adding" part="document" data-state=${a.step === 'index' ? 'indexing' : 'reading'}>
+        (a) => html`<li class="document adding" part="document-addition" data-state=${a.step === 'index' ? 'indexing' : 'reading'}>
           <span class="status" dir="auto">${additionText(a, ui)}</span>
           ${a.progress?.total ? html`<progress max=${a.progress.total} .value=${Math.min(a.progress.done, a.progress.total)} aria-label=${additionText(a, ui)}></progress>` : html`<progress aria-label=${additionText(a, ui)}></progress>`}
           <button type="button" part="document-cancel" aria-label=${s.cancelLabel(isolatedName(a.name))} @click=${() => handlers.onCancel(a.key, a.name)}>${s.cancel}</button>
