@@ -5,7 +5,6 @@
  * busy on one page without yielding, and a cancelled read must end at once.
  */
 import type { ParsedDeviceDocument } from '../core/device/device-document.ts';
-import { DEVICE_DOCUMENT_LIMITS } from '../core/device/device-document.ts';
 import { createError, HarelError, throwIfAborted } from '../core/errors.ts';
 import type { Progress } from '../core/schema.ts';
 import { ModuleWorker } from '../assets.ts';
@@ -16,8 +15,6 @@ export interface ReadDeviceDocumentOptions {
   /** Page by page (step 'parse'). */
   onProgress?: (progress: Progress) => void;
 }
-
-const MB = 1024 * 1024;
 
 function startDocumentWorker(): Worker {
   // Vite finds the worker by this exact `new Worker(new URL(…))` pattern; the local name starts it
@@ -33,9 +30,10 @@ function startDocumentWorker(): Worker {
 export async function readDeviceDocument(file: Blob, name: string, options: ReadDeviceDocumentOptions = {}): Promise<ParsedDeviceDocument> {
   const { signal, onProgress } = options;
   throwIfAborted(signal);
-  // Refused here too, before a file of any size is read into memory.
-  const { maxBytes } = DEVICE_DOCUMENT_LIMITS;
-  if (file.size > maxBytes) throw createError('DOCUMENT_TOO_LARGE', name, Math.round((file.size / MB) * 10) / 10, maxBytes / MB);
+  // The size limit is checked in the worker (parse-device-document.ts), not here: importing
+  // DEVICE_DOCUMENT_LIMITS into this lazy chunk splits it out of the element's bundle into a
+  // 54-byte chunk of its own that every page would fetch (tests/e2e/widget-bundle.spec.ts). A
+  // caller that holds the limits (the element does) can compare `file.size` before reading.
   const bytes = await file.arrayBuffer();
   throwIfAborted(signal);
 
