@@ -1,10 +1,11 @@
 /**
  * "Add your policy" (issue 36), as the element shows it: the button and its hidden file input,
- * the whole panel as a drop target, the list of the customer's documents (name, pages, status,
- * remove), "remove all", the privacy line, errors in the panel's language, and one polite live
- * region that says what happens (reading, added, meaning search progress, ready, removed). Also
- * the pages a device citation opens (`pages`, passed to the message view). A Lit reactive
- * controller: the element wires it in and forwards its public methods here.
+ * the whole panel as a drop target, errors in the panel's language (first, under the button, so a
+ * long list never hides them), the privacy line, the list of the customer's documents (name, pages,
+ * status, remove) and "remove all", and one polite live region that says what happens (reading,
+ * added, meaning search progress, ready, removed). Also the pages a device citation opens
+ * (`pages`, passed to the message view). A Lit reactive controller: the element wires it in and
+ * forwards its public methods here.
  *
  * Every control is a real <button> whose accessible name says which document it acts on; focus
  * goes back to the add button when the document it was on is removed. The section follows the
@@ -68,7 +69,7 @@ export function renderDocumentList(documents: readonly DeviceDocumentInfo[], add
         additions,
         (a) => `a${a.key}`,
         (a) => html`<li class="document adding" part="document-addition" data-state=${a.step === 'index' ? 'indexing' : 'reading'}>
-          <span class="status" dir="auto">${additionText(a, ui)}</span>
+          <span class="doc-status">${additionText(a, ui)}</span>
           ${a.progress?.total ? html`<progress max=${a.progress.total} .value=${Math.min(a.progress.done, a.progress.total)} aria-label=${additionText(a, ui)}></progress>` : html`<progress aria-label=${additionText(a, ui)}></progress>`}
           <button type="button" part="document-cancel" aria-label=${s.cancelLabel(isolatedName(a.name))} @click=${() => handlers.onCancel(a.key, a.name)}>${s.cancel}</button>
         </li>`,
@@ -89,7 +90,7 @@ function renderDocument(info: DeviceDocumentInfo, ui: Lang, handlers: DocumentLi
   const embedding = status.percent !== null;
   return html`<li class="document" part="document" data-id=${info.id} data-state=${status.state} data-embedding=${info.embedding.status}>
     <span class="name"><bdi dir="auto" part="document-name">${info.name}</bdi> <span class="pages">· ${s.pages(info.pages)}</span></span>
-    <span class="status" part="document-status" title=${info.embedding.error ?? nothing}>${status.text}</span>
+    <span class="doc-status" part="document-status" title=${info.embedding.error ?? nothing}>${status.text}</span>
     ${embedding ? html`<progress max="100" .value=${status.percent ?? 0} aria-label=${s.meaningProgress(name)} aria-valuetext=${`${status.percent}%`}></progress>` : nothing}
     <button type="button" part="document-remove" data-id=${info.id} aria-label=${embedding ? s.stopAndRemoveLabel(name) : s.removeLabel(name)}
       @click=${() => handlers.onRemove(info)}>${embedding ? s.stopAndRemove : s.remove}</button>
@@ -100,7 +101,7 @@ function renderDocument(info: DeviceDocumentInfo, ui: Lang, handlers: DocumentLi
 export function renderDocumentNotice(notice: Notice, ui: Lang, onDismiss: (key: number) => void): TemplateResult {
   const s = UI_STRINGS[ui].documents;
   return html`<div class="document-error" part="document-error" data-code=${notice.code}>
-    <span dir="auto">${documentErrorText(notice, notice.name, ui)}</span>
+    <span>${documentErrorText(notice, notice.name, ui)}</span>
     <div class="detail" dir="ltr">[${notice.code}] ${notice.message}</div>
     <button type="button" part="document-error-dismiss" @click=${() => onDismiss(notice.key)}>${s.dismiss}</button>
   </div>`;
@@ -279,9 +280,9 @@ export class DeviceDocumentsController implements ReactiveController {
         <span class="hint" aria-hidden="true">${s.dropHint}</span>
         <input type="file" part="document-input" accept=".pdf,application/pdf" multiple hidden aria-label=${s.inputLabel} @change=${(e: Event) => this.onPicked(e)} />
       </div>
+      ${this.notices.map((n) => renderDocumentNotice(n, ui, (key) => this.dismiss(key)))}
       <p class="privacy" id="documents-privacy" part="documents-privacy">${s.privacy}</p>
       ${renderDocumentList(session.documents, session.deviceDocuments.additions, ui, handlers)}
-      ${this.notices.map((n) => renderDocumentNotice(n, ui, (key) => this.dismiss(key)))}
       <div class="sr-only" part="documents-announcer" aria-live="polite" aria-atomic="true">${this.announcement}</div>
     </section>`;
   }

@@ -34,10 +34,10 @@ export interface DocumentStatusView {
 export function documentStatus(info: DeviceDocumentInfo, ui: Lang): DocumentStatusView {
   const s = UI_STRINGS[ui].documents;
   switch (info.embedding.status) {
+    // 'none': the site's index has no vectors, so words are all there is to search by.
     case 'done':
-      return { state: 'ready', text: s.ready, percent: null };
     case 'none':
-      return { state: 'ready', text: s.readyWords, percent: null };
+      return { state: 'ready', text: s.ready, percent: null };
     case 'failed':
       return { state: 'failed', text: s.embedFailed, percent: null };
     default: {

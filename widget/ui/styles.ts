@@ -192,7 +192,7 @@ export const chatStyles = css`
   .model .detail { font-size: 0.75rem; margin-block-start: 0.25rem; overflow-wrap: anywhere; }
   /* The customer's own documents (device-documents-view.ts): the add button, the privacy line, the list. */
   .panel { position: relative; }
-  .documents { padding: 0.4rem 0.9rem; border-block-end: 1px solid var(--_border); font-size: 0.82rem; display: flex; flex-direction: column; gap: 0.3rem; max-height: 35%; overflow-y: auto; flex: 0 0 auto; }
+  .documents { padding: 0.4rem 0.9rem; border-block-end: 1px solid var(--_border); font-size: 0.82rem; display: flex; flex-direction: column; gap: 0.3rem; max-height: 40%; overflow-y: auto; flex: 0 0 auto; }
   .documents-bar { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }
   .documents-bar button { border-color: var(--_accent); color: var(--_accent); font-weight: 600; }
   .documents .hint, .documents .privacy { color: var(--_muted); font-size: 0.75rem; }
@@ -201,10 +201,10 @@ export const chatStyles = css`
   .document { display: flex; flex-wrap: wrap; align-items: center; gap: 0.15rem 0.5rem; padding: 0.3rem 0.5rem; border: 1px solid var(--_border); border-radius: 8px; background: var(--_surface); }
   .document .name { font-weight: 600; overflow-wrap: anywhere; }
   .document .pages { color: var(--_muted); font-weight: 400; }
-  .document .status { color: var(--_muted); flex: 1 1 12rem; }
-  .document[data-state='ready'] .status { color: #2e7d32; }
-  .document[data-state='failed'] .status { color: #8a5800; }
-  :host([theme='dark']) .document[data-state='ready'] .status { color: #7bd17f; }
+  .document .doc-status { color: var(--_muted); flex: 1 1 12rem; }
+  .document[data-state='ready'] .doc-status { color: #2e7d32; }
+  .document[data-state='failed'] .doc-status { color: #8a5800; }
+  :host([theme='dark']) .document[data-state='ready'] .doc-status { color: #7bd17f; }
   .document progress { flex-basis: 100%; }
   .document button { min-height: 1.8rem; padding: 0.15rem 0.55rem; margin-inline-start: auto; }
   .documents .remove-all { align-self: flex-start; min-height: 1.8rem; padding: 0.15rem 0.55rem; }

@@ -62,7 +62,7 @@ describe('a listed document', () => {
     expect(documentStatus(info(), 'en')).toEqual({ state: 'words', text: 'Answers by words now; meaning search 40%', percent: 40 });
     expect(documentStatus(info({ embedding: { status: 'waiting', done: 0, total: 180 } }), 'he').text).toBe('עונה לפי מילים כבר עכשיו; חיפוש לפי משמעות 0%');
     expect(documentStatus(info({ embedding: { status: 'done', done: 180, total: 180 } }), 'en')).toMatchObject({ state: 'ready', text: 'Ready', percent: null });
-    expect(documentStatus(info({ embedding: { status: 'none', done: 0, total: 0 } }), 'en').text).toBe('Ready (word search)');
+    expect(documentStatus(info({ embedding: { status: 'none', done: 0, total: 0 } }), 'en').text).toBe('Ready');
     expect(documentStatus(info({ embedding: { status: 'failed', done: 3, total: 180, error: 'out of memory' } }), 'he')).toMatchObject({ state: 'failed' });
   });
 
