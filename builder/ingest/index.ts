@@ -16,7 +16,7 @@ import { hasBidiControls, stripBidiControls } from '../../widget/core/bidi-contr
 import type { ParsedDocument, ParsedPage, WorkOptions } from '../../widget/core/schema.ts';
 import { detectLang } from '../../widget/core/tokenizer/index.ts';
 import { checkSourceUrl } from '../../widget/core/url-policy.ts';
-import { deriveTitle } from '../parse/title.ts';
+import { deriveTitle } from '../../widget/core/chunk/title.ts';
 import { MANIFEST_NAME, parseManifest, type Manifest } from './manifest.ts';
 import { parseFile, type ParsedFile, type PdfParser } from './parse-file.ts';
 import { listFiles } from './walk.ts';

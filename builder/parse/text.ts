@@ -6,6 +6,7 @@
  */
 import type { Block, ParsedPage } from '../../widget/core/schema.ts';
 import { finishNow, type Steps } from '../../widget/core/steps.ts';
+import { CLAUSE_PREFIX, knownSectionLevel, stripNumbering } from '../../widget/core/chunk/section-names.ts';
 
 const NAMED_ENTITIES: Record<string, string> = {
   amp: '&',
@@ -45,73 +46,12 @@ function cleanLine(line: string): string {
   return line.replace(/[\s\u00A0\u2000-\u200A\u202F\u205F\u3000]+/g, ' ').trim();
 }
 
-// Names policy documents use for their top-level parts, Hebrew and English, optionally numbered.
-const CHAPTER = /^(פרק|חלק|נספח|chapter|part|section|appendix|schedule)\s+[\w\u05D0-\u05EA'"׳״.-]{1,6}(\s*[-–:]\s*.*)?$/i;
-const SECTION_NAMES = new Set([
-  'definitions',
-  'exclusions',
-  'general exclusions',
-  'cover',
-  'coverage',
-  'what is covered',
-  'what is not covered',
-  'claims',
-  'making a claim',
-  'general conditions',
-  'special conditions',
-  'conditions',
-  'preamble',
-  'introduction',
-  'table of contents',
-  'contents',
-  'policy schedule',
-  'the schedule',
-  'important information',
-  'הגדרות',
-  'חריגים',
-  'חריגים כלליים',
-  'סייגים',
-  'סייגים כלליים',
-  'כיסויים',
-  'כיסוי',
-  'הכיסוי',
-  'הכיסויים',
-  'תנאים כלליים',
-  'תנאים מיוחדים',
-  'תביעות',
-  'הגשת תביעה',
-  'מבוא',
-  'הקדמה',
-  'תוכן עניינים',
-  'דף פרטי הביטוח',
-]);
-const CLAUSE_PREFIX = /^(?:\(?\d{1,3}(?:\.\d{1,3})*[.)]?|\(?[\u05D0-\u05EA][.)]|\([a-z]{1,4}\)|[a-z][.)]|סעיף\s+\d+(?:\.\d+)*[.:]?)\s+/i;
 const BULLET = /^[•▪●◦■□➢►\-–*]\s+/;
 const FINAL_PUNCTUATION = /[.,;:!?]$/;
 const LETTER = /[A-Za-z\u05D0-\u05EA]/;
 
-function stripNumbering(line: string): string {
-  return line
-    .replace(CLAUSE_PREFIX, '')
-    .replace(/[:：]\s*$/, '')
-    .trim();
-}
-
 export function isClauseStart(line: string): boolean {
   return CLAUSE_PREFIX.test(line) || BULLET.test(line);
-}
-
-/** Level 1 for chapter-like lines ("פרק ב", "PART 2"), else null when the line is not a known name. */
-function knownSectionLevel(line: string): number | null {
-  const bare = stripNumbering(line);
-  if (CHAPTER.test(bare)) return 1;
-  if (SECTION_NAMES.has(bare.toLowerCase())) return 2;
-  return null;
-}
-
-/** A generic part name ("הגדרות", "PART 2", "Table of contents"): a section, never a document's title. */
-export function isSectionName(line: string): boolean {
-  return knownSectionLevel(line) !== null;
 }
 
 function isAllCapsEnglish(line: string): boolean {

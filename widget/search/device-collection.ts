@@ -197,7 +197,7 @@ export class DeviceCollection {
         // A turn for the worker's other messages (a question) between two chunks.
         await new Promise((resolve) => setTimeout(resolve, 0));
         throwIfAborted(signal);
-        const vector = await embedder.embed(embedder.prefix + passageText(document.chunks[i], { title: document.name }), signal);
+        const vector = await embedder.embed(embedder.prefix + passageText(document.chunks[i], { title: document.title ?? document.name }), signal);
         throwIfAborted(signal);
         if (!vector || vector.length !== embedder.dim) throw new Error(`chunk ${i + 1} could not be embedded`);
         entry.rows[i] = vector;

@@ -112,6 +112,20 @@ describe('Retriever with the customer documents beside the site', () => {
     expect(hits.filter((h) => h.origin === 'site').every((h) => h.domain === 'home')).toBe(true);
   });
 
+  it("gets the routed domain's boost as the site's documents of that domain do, then its own preference", async () => {
+    const retriever = await inMemoryRetriever(siteDocuments, siteChunks);
+    retriever.setDevice(buildDeviceSearchPart([{ document: myPolicy, vectors: null }], null));
+    const candidates = retriever.candidates('ההשתתפות העצמית בביטוח רכב', { route: false });
+    const plain = retriever.fuseCandidates(candidates, { collapseTwins: false, routeBoost: 0 });
+    const routed = retriever.fuseCandidates({ ...candidates, route: { domain: 'car', confidence: 1, scores: [] } }, { collapseTwins: false, routeBoost: 1 });
+    const score = (hits: typeof plain, chunk: number) => hits.find((h) => h.chunk === chunk)!.score;
+    const device = siteChunks.length + 1;
+    // The car booklet's chunk and the customer's are both doubled; the home booklet's is not.
+    expect(score(routed, 0) / score(plain, 0)).toBeCloseTo(2, 9);
+    expect(score(routed, device) / score(plain, device)).toBeCloseTo(2, 9);
+    expect(score(routed, 3) / score(plain, 3)).toBeCloseTo(1, 9);
+  });
+
   it('widens a device hit only with its own document and page', async () => {
     const service = LocalSearchService.fromIndex(siteIndex());
     await service.addDocument(myPolicy, new Uint8Array([1, 2, 3]));

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMarkdown } from '../../../builder/parse/markdown.ts';
 import { parsePageJson } from '../../../builder/parse/page-json.ts';
 import { decodeEntities, parseText } from '../../../builder/parse/text.ts';
-import { deriveTitle, fileTitle } from '../../../builder/parse/title.ts';
+import { deriveTitle, fileTitle } from '../../../widget/core/chunk/title.ts';
 import { isHarelError } from '../../../widget/core/errors.ts';
 import type { Block } from '../../../widget/core/schema.ts';
 

@@ -17,6 +17,11 @@ export interface ParsedDeviceDocument {
   id: string;
   /** The name shown in the panel and on citations (the file's name, or the one `addDocument` was given). */
   name: string;
+  /**
+   * Its title as the builder would derive it (the first heading, else the file name): searched with
+   * its passages, as a site document's title is. Absent in documents kept before it existed (the name serves).
+   */
+  title?: string;
   lang: Lang;
   pageCount: number;
   /** Each page's text in reading order, page 1 first: what a device citation opens. */

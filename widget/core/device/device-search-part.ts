@@ -37,9 +37,13 @@ export interface DeviceSearchPart {
   vectors: VectorTable | null;
 }
 
-/** The index document a customer's document stands for: its name is its file and title. */
+/**
+ * The index document a customer's document stands for: its name is its file (what its citations
+ * show), its title the one derived from its text (what BM25's context field and the embedded
+ * passage text read, as for the site's documents).
+ */
 export function deviceIndexDocument(document: ParsedDeviceDocument): IndexedDocument {
-  return { file: document.name, url: null, domain: DEVICE_DOMAIN, lang: document.lang, title: document.name, kind: 'pdf', pageCount: document.pageCount };
+  return { file: document.name, url: null, domain: DEVICE_DOMAIN, lang: document.lang, title: document.title ?? document.name, kind: 'pdf', pageCount: document.pageCount };
 }
 
 /** The part for these documents in this order, or null when there are none. `dim`: the site's vector width (null: no vectors). */

@@ -6,6 +6,7 @@
  * code the customer can act on, checked as cheaply as possible: size and header before pdf.js
  * sees the bytes, the page count before any page is read.
  */
+import { deriveTitle } from '../chunk/title.ts';
 import { stripBidiControls } from '../bidi-controls.ts';
 import { type ChunkOptions, chunkDocumentSteps } from '../chunk/index.ts';
 import { createError, HarelError, throwIfAborted } from '../errors.ts';
@@ -79,8 +80,10 @@ export async function parseDeviceDocument(pdfjs: PdfJs, bytes: Uint8Array, name:
   const pageTexts = pages.map(pageText);
   if (pageTexts.every((text) => text.trim() === '')) throw createError('DOCUMENT_NO_TEXT', name);
   const lang = detectLang(pageTexts.join('\n'));
-  // The title is the name the customer gave: the chunks do not depend on it, and it is what they know the file by.
-  const document: ParsedDocument = { file: name, url: null, domain: '', kind: 'pdf', title: name, lang, pages };
+  // The title the builder would give it (its first heading), which search reads with its
+  // passages as the site's titles are read; the customer still sees it by the name they gave.
+  const title = deriveTitle(pages, name);
+  const document: ParsedDocument = { file: name, url: null, domain: '', kind: 'pdf', title, lang, pages };
   const chunks = await runSteps(chunkDocumentSteps(document, 0, options.chunking), signal);
-  return { id, name, lang, pageCount: pages.length, pageTexts, chunks };
+  return { id, name, title, lang, pageCount: pages.length, pageTexts, chunks };
 }

@@ -373,7 +373,10 @@ export class Retriever {
       // removing it, which a hard filter would.
       const { chunks, documents } = this;
       const factor = 1 + boost * route.confidence;
-      fused = fused.map((h) => (documents[chunks[h.chunk].doc].domain === route.domain ? { ...h, score: h.score * factor } : h)).sort((a, b) => b.score - a.score || a.chunk - b.chunk);
+      // The customer's own documents count as the routed domain's: they are about their own
+      // insurance, and a boost the site's booklets got without them would cancel their preference.
+      const routed = (chunk: number) => this.isDevice(chunk) || documents[chunks[chunk].doc].domain === route.domain;
+      fused = fused.map((h) => (routed(h.chunk) ? { ...h, score: h.score * factor } : h)).sort((a, b) => b.score - a.score || a.chunk - b.chunk);
     }
     if (this.device) {
       const factor = 1 + DEVICE_PREFERENCE;

@@ -94,7 +94,7 @@ function* linePieces(text: string, size = 65_536): Generator<string, void, undef
 
 /**
  * `trainRouter` as steps, one per piece of text and per term: the builder runs it with pauses
- * (builder/pipeline/pace.ts) so that a build stays cancellable while the router trains.
+ * (widget/core/steps.ts) so that a build stays cancellable while the router trains.
  */
 export function* trainRouterSteps(docs: RouterTrainingDoc[], options: TrainRouterOptions = {}): Generator<void, RouterModel, undefined> {
   const curatedSource = options.curated ?? DOMAIN_KEYWORDS;

@@ -1,8 +1,8 @@
 /**
  * A document's display title: what the citation list shows when the source names none.
  */
-import type { ParsedPage } from '../../widget/core/schema.ts';
-import { isSectionName } from './text.ts';
+import type { ParsedPage } from '../schema.ts';
+import { isSectionName } from './section-names.ts';
 
 const MAX_TITLE = 80;
 /** Only the top of a document is searched: a line deep inside is a section, not the title. */
