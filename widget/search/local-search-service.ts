@@ -152,7 +152,7 @@ export class LocalSearchService implements SearchService {
     return this.info();
   }
 
-  info(): IndexInfo {
+  info(): IndexInfo & { deviceDocuments: DeviceDocumentInfo[] } {
     const index = this.requireIndex();
     const { manifest } = index;
     // A stored build's vectors may still be on their way (index-store.ts, readVectors): the

@@ -9,7 +9,7 @@
  * and the error goes to the caller. Each addition has its own AbortController, so one can be
  * cancelled without touching the others; `dispose()` cancels them all.
  */
-import type { DeviceDocumentInfo, ParsedDeviceDocument } from '../core/device/device-document.ts';
+import { DEVICE_DOCUMENT_LIMITS, type DeviceDocumentInfo, type ParsedDeviceDocument } from '../core/device/device-document.ts';
 import { asHarelError, createError, throwIfAborted } from '../core/errors.ts';
 import type { Progress } from '../core/schema.ts';
 import type { SearchService } from '../search/search-service.ts';
@@ -109,6 +109,9 @@ export class DeviceDocuments {
       this.onChange();
     };
     try {
+      // Refused before a byte is read: a file over the limit would only fill memory to be refused by the worker.
+      const { maxBytes } = DEVICE_DOCUMENT_LIMITS;
+      if (file.size > maxBytes) throw createError('DOCUMENT_TOO_LARGE', shown, Math.round((file.size / 2 ** 20) * 10) / 10, maxBytes / 2 ** 20);
       const parsed = await this.read(file, shown, { signal, onProgress: progress });
       throwIfAborted(signal);
       const bytes = new Uint8Array(await file.arrayBuffer());
