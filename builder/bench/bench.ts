@@ -34,6 +34,7 @@ import { readIndexFolder } from '../read-index-folder.ts';
 import { buildBenchPage, BENCH_PAGE_DIR, BENCH_PROFILE_PAGE_DIR } from './build-page.ts';
 import { median, percentile, runBrowserBench, type BrowserBenchResult, type BrowserRun, type ProfileSummary } from './browser-bench.ts';
 import { measureReader, type ReaderRun } from './gguf-reader-bench.ts';
+import { type DeviceDocumentFigures, measureDeviceDocument } from './device-document.ts';
 import { measureJsWeight, type JsWeightReport } from './js-weight.ts';
 import { ensureSyntheticIndex, syntheticQuestions, type SyntheticInfo } from './synthetic.ts';
 
@@ -91,6 +92,8 @@ interface BenchReport {
   jsWeight: { totals: JsWeightReport['beforeReady']['totals']; files: JsWeightReport['beforeReady']['files']; readyMs: number } | { error: string } | null;
   /** The reader's call time in Chromium, 1 and 2 threads (--reader): gguf-reader-bench.ts. */
   reader?: ReaderRun[];
+  /** A customer's PDF added to the demo in Chromium (--device-document): device-document.ts. */
+  deviceDocument?: DeviceDocumentFigures;
   /** Questions embedded in Node by the question model (--query-model or the index's), real index only. */
   queryModel?: QueryModelFigures | { error: string } | null;
 }
@@ -122,6 +125,12 @@ const USAGE = `usage: npm run bench [-- options]
   --reader             also the reader's call time in Chromium (GGUF from models/, 1 and 2 threads,
                        ten ~150-token prompts: builder/bench/gguf-reader-bench.ts; minutes)
   --reader-only        the reader's figures alone
+  --device-document <pdf>
+                       also a customer's PDF added to the demo in Chromium with the real E5: time to
+                       answer by BM25, to hybrid, the site's answers meanwhile, memory
+                       (demo/scripts/device-document-bench.ts; minutes)
+  --device-question <q>  a question about that PDF, asked once it is added (repeatable)
+  --device-document-only  those figures alone
   --orama-save         also Orama's own save() of the real chunks with random vectors (slow)
   --dims <n>           vector width for --orama-save (default 384)
   --query-model <id>   the question model whose embedding time is measured in Node, when the real
@@ -129,6 +138,11 @@ const USAGE = `usage: npm run bench [-- options]
   --model-dir <dir>    where that model's folder is (default models)
   --help               this text
 `;
+
+/** The customer's PDF, in a line. */
+function printDeviceDocument(figures: DeviceDocumentFigures): void {
+  console.log(`\ncustomer's PDF ${figures.pdf} (Chromium, real E5): answers by BM25 ${ms(figures.addedMs)} after it is added, by hybrid search after ${ms(figures.hybridMs)}`);
+}
 
 const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(x < 10 ? 1 : 0)} ms` : '—');
 const mb = (x: number | null | undefined) => (x !== null && x !== undefined && Number.isFinite(x) ? `${(x / 1e6).toFixed(1)} MB` : '—');
@@ -431,10 +445,24 @@ async function main(): Promise<void> {
       dims: { type: 'string' },
       reader: { type: 'boolean' },
       'reader-only': { type: 'boolean' },
+      'device-document': { type: 'string' },
+      'device-question': { type: 'string', multiple: true },
+      'device-document-only': { type: 'boolean' },
       'query-model': { type: 'string' },
       'model-dir': { type: 'string' },
     },
   });
+  if (values['device-document-only']) {
+    if (!values['device-document']) throw new Error('--device-document-only needs --device-document <pdf>');
+    const deviceDocument = measureDeviceDocument(values['device-document'], values['device-question'] ?? []);
+    printDeviceDocument(deviceDocument);
+    if (values.json) {
+      await mkdir(dirname(resolve(values.json)), { recursive: true });
+      await writeFile(values.json, `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown' }, deviceDocument }, null, 2)}\n`);
+      log(`wrote ${values.json}`);
+    }
+    return;
+  }
   if (values['reader-only']) {
     const reader = await measureReader({ log });
     if (values.json) {
@@ -514,10 +542,12 @@ async function main(): Promise<void> {
 
   if (browser && !values['skip-js-weight']) report.jsWeight = await jsWeight(indexDir);
   if (values.reader) report.reader = await measureReader({ log });
+  if (values['device-document']) report.deviceDocument = measureDeviceDocument(values['device-document'], values['device-question'] ?? []);
 
   console.log('');
   printTable(report);
   printDetails(report);
+  if (report.deviceDocument) printDeviceDocument(report.deviceDocument);
   const qm = report.queryModel;
   if (qm && 'error' in qm) console.log(`\nquestion model: ${qm.error}`);
   else if (qm)

@@ -14,6 +14,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { buildIndex } from '../../builder/pipeline/build-index.ts';
 import { buildSite, publishIndex, writeServiceWorker } from '../../demo/scripts/build-site.ts';
 import { DEMO_PATHS, demoBuildOptions } from '../../demo/scripts/prepare-demo.ts';
+import { buildPdf } from '../../tools/demo-pdf.ts';
 import { startStaticServer } from '../../tools/static-server.ts';
 
 const QUESTION = 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?';
@@ -171,6 +172,49 @@ test('offline: after one visit the app starts with no network and answers with c
   expect(answer.refused).toBe(false);
   expect(answer.citations.length).toBeGreaterThan(0);
   expect(answer.citations.some((c) => c.file.startsWith('car/'))).toBe(true);
+  await context.setOffline(false);
+  expect(outside).toEqual([]);
+});
+
+/** A one-page policy for a sailboat (words the demo never uses), as a customer would add it. */
+function sailboatPdf(clause: string): Uint8Array {
+  const stream = `BT /F1 16 Tf 72 720 Td (Marlin Sailboat Policy) Tj ET\nBT /F1 11 Tf 72 690 Td (${clause}) Tj ET`;
+  return buildPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+  ]);
+}
+
+const addPdf = (page: Page, name: string, bytes: Uint8Array) =>
+  page.evaluate(
+    async ({ name, base64 }) => {
+      const file = new File([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))], name, { type: 'application/pdf' });
+      return (await document.querySelector('harel-chat')!.addDocument(file)).id;
+    },
+    { name, base64: Buffer.from(bytes).toString('base64') },
+  );
+
+test("offline: the customer's own PDF answers after a reload with no network, and one added offline is read too", async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const outside = watchRequests(context);
+  await page.goto(`${preview.origin}/?lang=en`);
+  await whenControlled(page);
+  await readyInfo(page);
+  const online = await addPdf(page, 'marlin.pdf', sailboatPdf('The deductible for hull damage to the sailboat Marlin is 4,750 dollars per claim.'));
+
+  await context.setOffline(true);
+  await page.reload();
+  await readyInfo(page);
+  const answer = await ask(page, 'What is the deductible for hull damage to the sailboat Marlin?');
+  expect(answer.citations[0]).toMatchObject({ origin: 'device', deviceDocument: online, page: 1, url: null });
+  // The document worker and pdf.js are precached with the app: a PDF is read with no network too.
+  const offline = await addPdf(page, 'marlin-mooring.pdf', sailboatPdf('The mooring fee of the sailboat Marlin is 95 dollars a night at any marina.'));
+  const mooring = await ask(page, 'What is the mooring fee of the sailboat Marlin?');
+  expect(mooring.citations[0]).toMatchObject({ origin: 'device', deviceDocument: offline });
+  await page.evaluate(() => document.querySelector('harel-chat')!.removeAllDocuments());
   await context.setOffline(false);
   expect(outside).toEqual([]);
 });

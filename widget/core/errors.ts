@@ -85,8 +85,7 @@ const MESSAGES = {
   // A customer's own document, read on the device (widget/core/device): the customer can fix these
   DOCUMENT_NOT_PDF: (name: string) => `${name} is not a PDF. Add the policy as a PDF file (the one your insurer sent).`,
   DOCUMENT_ENCRYPTED: (name: string) => `${name} is password-protected. Open it, save an unprotected copy, and add that copy.`,
-  DOCUMENT_NO_TEXT: (name: string) =>
-    `${name} has no text layer (a scan or a photo): it cannot be read here, since nothing is sent to a server for OCR. Add the PDF your insurer sent, not a scan.`,
+  DOCUMENT_NO_TEXT: (name: string) => `${name} has no text layer (a scan or a photo): it cannot be read here, since nothing is sent to a server for OCR. Add the PDF your insurer sent, not a scan.`,
   DOCUMENT_TOO_LARGE: (name: string, megabytes: number, limit: number) => `${name} is ${megabytes} MB; documents of up to ${limit} MB can be added. Add the policy's own pages only.`,
   DOCUMENT_TOO_MANY_PAGES: (name: string, pages: number, limit: number) => `${name} has ${pages} pages; documents of up to ${limit} pages can be added. Add the policy's own pages only.`,
   DOCUMENT_DUPLICATE: (name: string, first: string) => `${name} is already added (as "${first}"). Nothing changed.`,
@@ -94,8 +93,7 @@ const MESSAGES = {
     `There is not enough browser storage to keep ${name} (${reason}). Remove a document you added, free disk space, or leave private browsing; nothing was kept.`,
   DOCUMENT_NOT_FOUND: (id: string) => `No added document ${id} on this device (it was removed). Add it again to ask about it.`,
   DOCUMENT_UNREADABLE: (name: string, reason: string) => `${name} could not be read (${reason}). Check that the file is complete, or save it again from the original.`,
-  DOCUMENTS_UNSUPPORTED: () =>
-    'This assistant cannot keep documents of your own here (its search runs without the device store). Ask the site owner, or ask about the documents it already has.',
+  DOCUMENTS_UNSUPPORTED: () => 'This assistant cannot keep documents of your own here (its search runs without the device store). Ask the site owner, or ask about the documents it already has.',
   ABORTED: () => 'The operation was cancelled.',
   // Widget (chat)
   EMPTY_QUESTION: () => 'Type a question first.',

@@ -39,6 +39,12 @@ interface Entry {
 
 export interface DeviceCollectionOptions {
   store: DeviceStore;
+  /**
+   * Resolves when the service has no question to answer (none in flight, none just answered): the
+   * next chunk is embedded only then, since an embedding cannot be interrupted once begun and a
+   * question would wait for it. Default: at once.
+   */
+  idle?: () => Promise<void>;
   /** The search part or a document's state changed (added, removed, embedded further). */
   onChange: (part: DeviceSearchPart | null) => void;
 }
@@ -194,8 +200,9 @@ export class DeviceCollection {
     try {
       for (let i = 0; i < entry.rows.length; i++) {
         if (entry.rows[i]) continue;
-        // A turn for the worker's other messages (a question) between two chunks.
+        // A turn for the worker's other messages (a question) between two chunks, and none begun while one is answered.
         await new Promise((resolve) => setTimeout(resolve, 0));
+        await this.options.idle?.();
         throwIfAborted(signal);
         const vector = await embedder.embed(embedder.prefix + passageText(document.chunks[i], { title: document.title ?? document.name }), signal);
         throwIfAborted(signal);

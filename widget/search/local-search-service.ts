@@ -30,6 +30,13 @@ export interface LocalSearchOptions {
   onDeviceChange?: () => void;
 }
 
+/**
+ * How long after a request the customer documents' background embedding waits before its next
+ * chunk: one answer's requests (search, then the quote's similarity) come within this of each
+ * other, and a chunk's embedding, once begun, holds the worker for up to a second on one thread.
+ */
+export const QUIET_MS = 400;
+
 /** Default number of passages a search returns. */
 export const DEFAULT_K = 10;
 /** Character budget of a passage's widened context: enough for a clause, small enough for an LLM prompt. */
@@ -60,6 +67,9 @@ export class LocalSearchService implements SearchService {
   private lastQuery: { text: string; vector: Float32Array } | null = null;
   /** The customer's own documents, searched beside the index (issue 36). */
   private devices: DeviceCollection | null = null;
+  /** Requests being answered, and when the last one ended: the customer documents' embedding waits for a quiet moment. */
+  private active = 0;
+  private lastActive = 0;
 
   constructor(options: LocalSearchOptions = {}) {
     this.options = options;
@@ -96,6 +106,7 @@ export class LocalSearchService implements SearchService {
     this.devices?.dispose();
     this.devices = new DeviceCollection({
       store: this.options.deviceStore ?? memoryDeviceStore(),
+      idle: () => this.quiet(),
       onChange: (part) => {
         if (this.retriever !== retriever) return;
         retriever.setDevice(part);
@@ -177,7 +188,31 @@ export class LocalSearchService implements SearchService {
     };
   }
 
-  async search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
+  /** Resolves once no request has been answered for QUIET_MS (a question's search and its quote's similarity come in a burst). */
+  private async quiet(): Promise<void> {
+    for (;;) {
+      const wait = this.active > 0 ? QUIET_MS : this.lastActive + QUIET_MS - performance.now();
+      if (wait <= 0) return;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+
+  /** Runs one request counted as activity (quiet()). */
+  private async busy<T>(work: () => Promise<T>): Promise<T> {
+    this.active++;
+    try {
+      return await work();
+    } finally {
+      this.active--;
+      this.lastActive = performance.now();
+    }
+  }
+
+  search(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
+    return this.busy(() => this.searchNow(request, signal));
+  }
+
+  private async searchNow(request: SearchRequest, signal?: AbortSignal): Promise<SearchResponse> {
     throwIfAborted(signal);
     const index = this.requireIndex();
     const retriever = this.retriever!;
@@ -204,7 +239,11 @@ export class LocalSearchService implements SearchService {
     return { result, passages, timings: { embed, search: performance.now() - t1 } };
   }
 
-  async similarity(query: string, text: string, signal?: AbortSignal): Promise<number | null> {
+  similarity(query: string, text: string, signal?: AbortSignal): Promise<number | null> {
+    return this.busy(() => this.similarityNow(query, text, signal));
+  }
+
+  private async similarityNow(query: string, text: string, signal?: AbortSignal): Promise<number | null> {
     throwIfAborted(signal);
     const index = this.requireIndex();
     const embedQuery = this.embedQuery;

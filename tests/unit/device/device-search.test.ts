@@ -188,6 +188,20 @@ describe('DeviceCollection', () => {
     expect(collection.infos()).toHaveLength(1);
   });
 
+  it('embeds the next chunk only once the service is quiet (a question never waits behind a chunk begun after it)', async () => {
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const calls: string[] = [];
+    const collection = new DeviceCollection({ store: memoryDeviceStore(), onChange: () => {}, idle: () => gate });
+    await collection.add(myPolicy, new Uint8Array([1]));
+    collection.setEmbedder(embedder(calls));
+    await new Promise((r) => setTimeout(r, 30));
+    expect(calls).toHaveLength(0);
+    open();
+    await settled(collection);
+    expect(calls).toHaveLength(3);
+  });
+
   it('resumes embedding from the stored rows after a reload, and re-embeds rows of another model', async () => {
     const store = memoryDeviceStore();
     const first = new DeviceCollection({ store, onChange: () => {} });
