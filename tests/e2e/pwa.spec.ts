@@ -200,7 +200,8 @@ const addPdf = (page: Page, name: string, bytes: Uint8Array) =>
 test("offline: the customer's own PDF answers after a reload with no network, and one added offline is read too", async ({ page, context }) => {
   test.setTimeout(120_000);
   const outside = watchRequests(context);
-  await page.goto(`${preview.origin}/?lang=en`);
+  // The precached page is `/` (a query string would be another URL to the service worker).
+  await page.goto(`${preview.origin}/`);
   await whenControlled(page);
   await readyInfo(page);
   const online = await addPdf(page, 'marlin.pdf', sailboatPdf('The deductible for hull damage to the sailboat Marlin is 4,750 dollars per claim.'));
