@@ -169,14 +169,21 @@ function storedPageTexts(page: Page, id: string): Promise<string[]> {
   );
 }
 
-async function openDemo(page: Page): Promise<void> {
-  await page.goto('/?lang=en');
+async function openDemo(page: Page, lang: 'he' | 'en'): Promise<void> {
+  await page.goto(`/?lang=${lang}`);
   await expect(page.locator('harel-chat [part~="status"]')).toHaveAttribute('data-state', 'ready', { timeout: 30_000 });
 }
 
-async function privacyRound(page: Page, context: BrowserContext, file: { name: string; buffer: Buffer }, question: string): Promise<void> {
+/** What the answer to `question` must cite: the right pages of the document, and the card's label in the page's language. */
+interface Cited {
+  lang: 'he' | 'en';
+  pages: number[];
+  label: (page: number) => string;
+}
+
+async function privacyRound(page: Page, context: BrowserContext, file: { name: string; buffer: Buffer }, question: string, cited: Cited): Promise<void> {
   const sent = recordRequests(context);
-  await openDemo(page);
+  await openDemo(page, cited.lang);
   await page.locator('harel-chat [part~="document-input"]').setInputFiles({ name: file.name, mimeType: 'application/pdf', buffer: file.buffer });
   await expect(page.locator('harel-chat [part~="document"]')).toHaveCount(1, { timeout: 90_000 });
   // Indexed, embedded in the background, then asked about: every step that could send anything has run.
@@ -194,7 +201,11 @@ async function privacyRound(page: Page, context: BrowserContext, file: { name: s
     .toMatch(/^(done|none)$/);
   const [info] = await page.evaluate(() => document.querySelector('harel-chat')!.documents);
   const answer = await page.evaluate((q) => document.querySelector('harel-chat')!.ask(q), question);
-  expect(answer.citations.some((c) => c.origin === 'device' && c.deviceDocument === info.id)).toBe(true);
+  const own = answer.citations.find((c) => c.origin === 'device' && c.deviceDocument === info.id);
+  expect(own, 'the answer cites the added document').toBeDefined();
+  expect(cited.pages).toContain(own!.page);
+  const card = page.locator(`harel-chat details.card[data-origin="device"][data-page="${own!.page}"]`).first();
+  await expect(card.locator('summary')).toContainText(cited.label(own!.page));
 
   const pageTexts = await storedPageTexts(page, info.id);
   const texts = textNeedles(pageTexts);
@@ -223,13 +234,22 @@ async function privacyRound(page: Page, context: BrowserContext, file: { name: s
 
 test('a PDF added on the device is never sent, and once removed nothing of it stays in any store', async ({ page, context }) => {
   test.setTimeout(240_000);
-  await privacyRound(page, context, { name: 'marlin-sailboat.pdf', buffer: sailboatPdf() }, 'What is the deductible for hull damage to the sailboat Marlin?');
+  await privacyRound(page, context, { name: 'marlin-sailboat.pdf', buffer: sailboatPdf() }, 'What is the deductible for hull damage to the sailboat Marlin?', {
+    lang: 'en',
+    pages: [2],
+    label: (p) => `Your document — \u2068marlin-sailboat.pdf\u2069, page ${p}`,
+  });
 });
 
 test.describe('with a real Harel policy', () => {
   test.skip(!existsSync(HAREL_POLICY), `needs ${HAREL_POLICY} (../shared/data beside the checkout)`);
   test('a real Harel apartment policy: never sent, nothing left after removal', async ({ page, context }) => {
     test.setTimeout(300_000);
-    await privacyRound(page, context, { name: 'הפוליסה שלי.pdf', buffer: readFileSync(HAREL_POLICY) }, 'עד כמה משלמים על נזק לדוד שמש?');
+    // The water heater's cover: p. 8 (up to 200 litres) and p. 9 (3,000 ש"ח a period), builder/eval/device-questions.json.
+    await privacyRound(page, context, { name: 'הפוליסה שלי.pdf', buffer: readFileSync(HAREL_POLICY) }, 'עד כמה משלמים על נזק לדוד שמש?', {
+      lang: 'he',
+      pages: [8, 9],
+      label: (p) => `המסמך שלך — \u2068הפוליסה שלי.pdf\u2069, עמ׳ ${p}`,
+    });
   });
 });
