@@ -12,7 +12,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { createError, isHarelError, throwIfAborted, type ErrorCode } from '../../widget/core/errors.ts';
-import { hasBidiControls, stripBidiControls } from '../../widget/core/bidi-controls.ts';
+import { pagesWithoutBidiControls, stripBidiControls } from '../../widget/core/bidi-controls.ts';
 import type { ParsedDocument, ParsedPage, WorkOptions } from '../../widget/core/schema.ts';
 import { detectLang } from '../../widget/core/tokenizer/index.ts';
 import { checkSourceUrl } from '../../widget/core/url-policy.ts';
@@ -119,12 +119,6 @@ async function collectSources(inputDirs: readonly string[], skipped: SkippedFile
   return sources;
 }
 
-/** Pages with bidi controls removed from every block (the same objects when there are none). */
-function withoutBidiControls(pages: ParsedPage[]): ParsedPage[] {
-  if (!pages.some((p) => p.blocks.some((b) => hasBidiControls(b.text)))) return pages;
-  return pages.map((p) => ({ ...p, blocks: p.blocks.map((b) => (hasBidiControls(b.text) ? { ...b, text: stripBidiControls(b.text) } : b)) }));
-}
-
 /** A value shown in a warning: one line, bidi and control characters visible as escapes, bounded. */
 function shownValue(value: string): string {
   const escaped = JSON.stringify(value.length > 120 ? `${value.slice(0, 120)}…` : value);
@@ -228,7 +222,7 @@ export async function ingest(inputDirs: string[], options: IngestOptions = {}): 
     }
     const { source, parsed } = outcome;
     const file = parsed.meta?.file ?? source.relative;
-    const pages = withoutBidiControls(parsed.pages);
+    const pages = pagesWithoutBidiControls(parsed.pages);
     const text = pageText(pages);
     if (text.trim() === '') {
       skipped.push({ file: source.relative, code: 'EMPTY_DOCUMENT', reason: createError('EMPTY_DOCUMENT', source.relative).message });

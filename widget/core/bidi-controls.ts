@@ -36,3 +36,9 @@ export function stripBidiControls(text: string): string {
 export function hasBidiControls(text: string): boolean {
   return /[\u202A-\u202E\u2066-\u2069\u206A-\u206F]/.test(text);
 }
+
+/** Pages with bidi controls removed from every block's text (the same objects when there are none): what the builder indexes and the device keeps. */
+export function pagesWithoutBidiControls<P extends { blocks: { text: string }[] }>(pages: P[]): P[] {
+  if (!pages.some((p) => p.blocks.some((b) => hasBidiControls(b.text)))) return pages;
+  return pages.map((p) => ({ ...p, blocks: p.blocks.map((b) => (hasBidiControls(b.text) ? { ...b, text: stripBidiControls(b.text) } : b)) }));
+}

@@ -7,7 +7,7 @@
  * sees the bytes, the page count before any page is read.
  */
 import { deriveTitle } from '../chunk/title.ts';
-import { stripBidiControls } from '../bidi-controls.ts';
+import { pagesWithoutBidiControls } from '../bidi-controls.ts';
 import { type ChunkOptions, chunkDocumentSteps } from '../chunk/index.ts';
 import { createError, HarelError, throwIfAborted } from '../errors.ts';
 import { sha256Hex } from '../format/bytes.ts';
@@ -44,11 +44,6 @@ const deviceErrors: PdfErrors = (failure, name) => {
   return new HarelError('DOCUMENT_UNREADABLE', createError('DOCUMENT_UNREADABLE', name, failure.reason).message, { cause: failure.cause });
 };
 
-/** The text as the builder keeps it (builder/ingest: bidi embeddings, overrides and isolates removed). */
-function withoutBidiControls(pages: ParsedPage[]): ParsedPage[] {
-  return pages.map((page) => ({ ...page, blocks: page.blocks.map((block) => ({ ...block, text: stripBidiControls(block.text) })) }));
-}
-
 /** One page's text in reading order: its blocks, one a line. */
 function pageText(page: ParsedPage): string {
   return page.blocks.map((block) => block.text).join('\n');
@@ -76,7 +71,8 @@ export async function parseDeviceDocument(pdfjs: PdfJs, bytes: Uint8Array, name:
     await opened.close();
   }
 
-  const pages = withoutBidiControls(parsedPages);
+  // The text as the builder keeps it (builder/ingest): bidi embeddings, overrides and isolates removed.
+  const pages = pagesWithoutBidiControls(parsedPages);
   const pageTexts = pages.map(pageText);
   if (pageTexts.every((text) => text.trim() === '')) throw createError('DOCUMENT_NO_TEXT', name);
   const lang = detectLang(pageTexts.join('\n'));
