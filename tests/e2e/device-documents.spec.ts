@@ -189,6 +189,10 @@ test('a file that is not a PDF is refused in Hebrew with its code, and the conve
 
 test('keyboard only: Tab to "Add your policy", Enter opens the file chooser, the remove button by Enter, focus back on the add button', async ({ page }) => {
   await openDemo(page);
+  await page.evaluate(() => document.querySelector('harel-chat')!.searchReady);
+  // Listening for the chooser before any key is pressed: Playwright turns on its file-chooser
+  // interception asynchronously, and a chooser opened before that is not reported.
+  const chooser = page.waitForEvent('filechooser');
   let reached = false;
   for (let i = 0; i < 30 && !reached; i++) {
     await page.keyboard.press('Tab');
@@ -199,7 +203,7 @@ test('keyboard only: Tab to "Add your policy", Enter opens the file chooser, the
   await expect(part(page, 'add-document-button')).toHaveAccessibleName('Add your policy');
   await expect(part(page, 'add-document-button')).toHaveAccessibleDescription(/never uploaded/);
 
-  const chooser = page.waitForEvent('filechooser');
+  expect(await focusedPart(page)).toBe('add-document-button');
   await page.keyboard.press('Enter');
   await (await chooser).setFiles(FILE);
   await expect(part(page, 'document')).toHaveCount(1, { timeout: 30_000 });

@@ -125,7 +125,8 @@ export class DeviceCollection {
     this.embedder = embedder;
     this.unavailable = embedder ? { status: 'waiting' } : unavailable;
     this.adoptStoredRows();
-    this.changed();
+    // Nothing to report (or rebuild) without documents.
+    if (this.entries.size > 0) this.changed();
     this.pump();
   }
 

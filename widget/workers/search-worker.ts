@@ -196,8 +196,10 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
   const embedText = loaded ? loaded.embedText : null;
   // A failed embedding costs that one query its vectors, not the customer their answer.
   fresh.setQueryEmbedder(embedText ? (text) => embedText(text).catch(() => null) : null, vectorsError ?? next.embedderError);
+  embedder = loaded;
   // The customer's documents are embedded with the model that embedded the site's passages; a
-  // question-only model (query-model) embeds no passage, and they stay on BM25.
+  // question-only model (query-model) embeds no passage, and they stay on BM25. Given once
+  // `embedder` is set: the info it may post already names the device the model runs on.
   const passages = stored.index.manifest.embedder;
   const questionOnly = passages !== null && queryModelFor(passages, options) !== (options.embedder ?? passages.id);
   if (embedText && passages && !questionOnly) {
@@ -205,7 +207,6 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
   } else {
     fresh.setPassageEmbedder(null, questionOnly ? 'the question model embeds questions only' : (vectorsError ?? next.embedderError));
   }
-  embedder = loaded;
   post({ type: 'info', id, info: report() });
 }
 
