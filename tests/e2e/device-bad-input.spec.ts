@@ -7,25 +7,12 @@
  */
 import { expect, type Page, test } from '@playwright/test';
 import type { DeviceDocumentInfo } from '../../widget/core/device/device-document.ts';
-import { buildPdf } from '../../tools/demo-pdf.ts';
-import { encryptedPdf, notAPdf, simplePdf } from '../fixtures/device-pdfs/device-pdfs.ts';
+import { encryptedPdf, notAPdf, policyPdf, simplePdf } from '../fixtures/device-pdfs/device-pdfs.ts';
 
 /** A policy for a sailboat over `pages` pages (words the demo's index never uses), one mooring clause a page. */
 function mooringPdf(pages: number, padding = 0): Uint8Array {
-  const pageIds = Array.from({ length: pages }, (_, i) => 4 + 2 * i);
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${pages} >>`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-  ];
-  for (let i = 0; i < pages; i++) {
-    const stream = `BT /F1 14 Tf 72 720 Td (Marina ${i + 1}) Tj ET\nBT /F1 11 Tf 72 690 Td (The mooring fee of the sailboat Marlin at marina ${i + 1} is ${(i + 1) * 10} dollars a night.) Tj ET`;
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i] + 1} 0 R >>`);
-    objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
-  }
-  // An unused stream of that many bytes: a file too large for a small quota, read like any other.
-  if (padding > 0) objects.push(`<< /Length ${padding} >>\nstream\n${'x'.repeat(padding)}\nendstream`);
-  return buildPdf(objects);
+  const clauses = Array.from({ length: pages }, (_, i) => [`Marina ${i + 1}`, `The mooring fee of the sailboat Marlin at marina ${i + 1} is ${(i + 1) * 10} dollars a night.`] as const);
+  return policyPdf(clauses, { padding });
 }
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');

@@ -11,29 +11,16 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import type { Answer } from '../../widget/answer/types.ts';
 import type { DeviceDocumentInfo } from '../../widget/core/device/device-document.ts';
-import { buildPdf } from '../../tools/demo-pdf.ts';
+import { policyPdf } from '../fixtures/device-pdfs/device-pdfs.ts';
 
-const PAGES = [
+const PAGES: [string, string][] = [
   ['Marlin Sailboat Policy', 'Policy number MS-20417. This policy covers the sailboat Marlin and its equipment.'],
   ['Hull damage', 'The deductible for hull damage to the sailboat Marlin is 4,750 dollars per claim.'],
   ['Theft of equipment', 'Theft of the outboard engine is covered up to 12,000 dollars when the engine was locked to the boat.'],
 ];
 
-/** The sailboat policy: one heading and one sentence a page, standard Helvetica. */
-function sailboatPdf(): Buffer {
-  const pageIds = PAGES.map((_, i) => 4 + 2 * i);
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${PAGES.length} >>`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-  ];
-  PAGES.forEach(([heading, text], i) => {
-    const stream = `BT /F1 16 Tf 72 720 Td (${heading}) Tj ET\nBT /F1 11 Tf 72 690 Td (${text}) Tj ET`;
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i] + 1} 0 R >>`);
-    objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
-  });
-  return Buffer.from(buildPdf(objects));
-}
+/** The sailboat policy: one heading and one sentence a page. */
+const sailboatPdf = (): Buffer => Buffer.from(policyPdf(PAGES));
 
 const FILE = { name: 'marlin-sailboat.pdf', mimeType: 'application/pdf', buffer: sailboatPdf() };
 const QUESTION = 'What is the deductible for hull damage to my sailboat?';

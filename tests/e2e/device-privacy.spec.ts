@@ -11,29 +11,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { type BrowserContext, expect, type Page, test } from '@playwright/test';
 import type { DeviceDocumentInfo } from '../../widget/core/device/device-document.ts';
-import { buildPdf } from '../../tools/demo-pdf.ts';
+import { policyPdf } from '../fixtures/device-pdfs/device-pdfs.ts';
 
 const HAREL_POLICY = resolve('../shared/data/harel-feb-raw/apartment/files/www.harel-group.co.il--2025.pdf');
 
-const SAILBOAT = [
+const SAILBOAT: [string, string][] = [
   ['Marlin Sailboat Policy', 'Policy number MS-88213. This policy covers the sailboat Marlin, its mast and its sails.'],
   ['Hull damage', 'The deductible for hull damage to the sailboat Marlin is 4,750 dollars per claim.'],
 ];
 
-function sailboatPdf(): Buffer {
-  const pageIds = SAILBOAT.map((_, i) => 4 + 2 * i);
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    `<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${SAILBOAT.length} >>`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-  ];
-  SAILBOAT.forEach(([heading, text], i) => {
-    const stream = `BT /F1 16 Tf 72 720 Td (${heading}) Tj ET\nBT /F1 11 Tf 72 690 Td (${text}) Tj ET`;
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i] + 1} 0 R >>`);
-    objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`);
-  });
-  return Buffer.from(buildPdf(objects));
-}
+const sailboatPdf = (): Buffer => Buffer.from(policyPdf(SAILBOAT));
 
 interface Sent {
   url: string;

@@ -14,7 +14,7 @@ import { expect, test, type BrowserContext, type Page } from '@playwright/test';
 import { buildIndex } from '../../builder/pipeline/build-index.ts';
 import { buildSite, publishIndex, writeServiceWorker } from '../../demo/scripts/build-site.ts';
 import { DEMO_PATHS, demoBuildOptions } from '../../demo/scripts/prepare-demo.ts';
-import { buildPdf } from '../../tools/demo-pdf.ts';
+import { policyPdf } from '../fixtures/device-pdfs/device-pdfs.ts';
 import { startStaticServer } from '../../tools/static-server.ts';
 
 const QUESTION = 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?';
@@ -177,16 +177,7 @@ test('offline: after one visit the app starts with no network and answers with c
 });
 
 /** A one-page policy for a sailboat (words the demo never uses), as a customer would add it. */
-function sailboatPdf(clause: string): Uint8Array {
-  const stream = `BT /F1 16 Tf 72 720 Td (Marlin Sailboat Policy) Tj ET\nBT /F1 11 Tf 72 690 Td (${clause}) Tj ET`;
-  return buildPdf([
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [4 0 R] /Count 1 >>',
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 5 0 R >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-  ]);
-}
+const sailboatPdf = (clause: string): Uint8Array => policyPdf([['Marlin Sailboat Policy', clause]]);
 
 const addPdf = (page: Page, name: string, bytes: Uint8Array) =>
   page.evaluate(

@@ -176,6 +176,7 @@ export class DeviceCollection {
     this.part = buildDeviceSearchPart(
       entries.map((e) => ({ document: e.stored.document, vectors: e.rows })),
       this.embedder?.dim ?? null,
+      this.part,
     );
     this.options.onChange(this.part);
   }

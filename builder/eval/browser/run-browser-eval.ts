@@ -7,7 +7,6 @@ import { withNodeEnv } from '../../node-env.ts';
 import { resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { createServer } from 'vite';
-import type { Answer } from '../../../widget/answer/types.ts';
 import type { IndexInfo } from '../../../widget/search/search-service.ts';
 import { CHROMIUM_ARGS, findChromium } from '../../browser/chromium.ts';
 import type { EvalQuestion } from '../questions.ts';

@@ -1,24 +1,12 @@
-/**
- * A customer's own document in the answer loop (issue 36): where it answers it leads, its figures
- * are theirs and the answer says so, its citation is a device one (no URL, the document's id and
- * page); questions it does not speak to are answered from the site as before. The real loop over
- * the demo corpus, with the customer's document added to the in-thread search service.
- */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex } from '../../../builder/pipeline/build-index.ts';
-import { readIndexFolder } from '../../../builder/read-index-folder.ts';
-import { writeDemoPdf } from '../../../tools/demo-pdf.ts';
 import { plainAnswerText } from '../../../widget/answer/document-text.ts';
 import type { ParsedDeviceDocument } from '../../../widget/core/device/device-document.ts';
 import { quotesFrame } from '../../../widget/engines/answer-leads.ts';
 import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
 import type { GradedPassage } from '../../../widget/engines/engine.ts';
 import { runAnswerLoop } from '../../../widget/loop/machine.ts';
-import { LocalSearchService } from '../../../widget/search/local-search-service.ts';
-import { DEMO_CORPUS } from '../loop/helpers.ts';
+import type { LocalSearchService } from '../../../widget/search/local-search-service.ts';
+import { buildDemoIndex } from '../loop/helpers.ts';
 
 const own: ParsedDeviceDocument = {
   id: 'f'.repeat(64),
@@ -33,16 +21,12 @@ const own: ParsedDeviceDocument = {
   ],
 };
 
-let dir = '';
 let search: LocalSearchService;
+let cleanup: () => Promise<void> = async () => {};
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'harel-device-answer-'));
-  await cp(DEMO_CORPUS, join(dir, 'corpus'), { recursive: true });
-  await writeDemoPdf(join(dir, 'corpus/apartment/files/demo-home-policy.pdf'));
-  await buildIndex({ inputs: [join(dir, 'corpus')], outDir: join(dir, 'index'), embed: false, embedder: 'none', allowRemote: false, dtype: 'q8', maxTokens: 350, overlap: 0.15 });
-  search = LocalSearchService.fromIndex(await readIndexFolder(join(dir, 'index')));
+  ({ search, cleanup } = await buildDemoIndex({ withPdf: true }));
 }, 120_000);
-afterAll(() => (dir ? rm(dir, { recursive: true, force: true }) : undefined));
+afterAll(() => cleanup());
 
 const engine = new ExtractiveEngine();
 const ask = (question: string) => runAnswerLoop({ question, history: [] }, { search, engine });

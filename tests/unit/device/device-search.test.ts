@@ -257,6 +257,27 @@ describe('DeviceCollection', () => {
     expect(collection.infos()[0].embedding.status).toBe('none');
   });
 
+  it('keeps the chunks and BM25 postings when only vectors change, and compiles them again when the documents do', () => {
+    const first = buildDeviceSearchPart([{ document: myPolicy, vectors: null }], 3)!;
+    const vectors = myPolicy.chunks.map(() => new Float32Array([1, 0, 0]));
+    const embedded = buildDeviceSearchPart([{ document: myPolicy, vectors }], 3, first)!;
+    expect(embedded.bm25).toBe(first.bm25);
+    expect(embedded.chunks).toBe(first.chunks);
+    expect(first.vectors).toBeNull();
+    expect(embedded.vectors?.count).toBe(3);
+    const other = policy('b'.repeat(64), 'second.pdf', [['סעיף אחר']]);
+    const two = buildDeviceSearchPart(
+      [
+        { document: myPolicy, vectors },
+        { document: other, vectors: null },
+      ],
+      3,
+      embedded,
+    )!;
+    expect(two.bm25).not.toBe(embedded.bm25);
+    expect(two.chunks).toHaveLength(4);
+  });
+
   it('the index document of a customer document has no URL and no site domain', () => {
     expect(deviceIndexDocument(myPolicy)).toMatchObject({ file: 'הפוליסה שלי.pdf', url: null, domain: '', title: 'הפוליסה שלי.pdf' });
   });

@@ -1,10 +1,11 @@
 /** A real index of the demo corpus (BM25 only) behind the in-thread search service, built once per file. */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildIndex } from '../../../builder/pipeline/build-index.ts';
 import { readIndexFolder } from '../../../builder/read-index-folder.ts';
+import { writeDemoPdf } from '../../../tools/demo-pdf.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
 import { LocalSearchService } from '../../../widget/search/local-search-service.ts';
 import type { ContextPassage } from '../../../widget/search/search-service.ts';
@@ -12,11 +13,21 @@ import type { GradedPassage } from '../../../widget/engines/engine.ts';
 
 export const DEMO_CORPUS = fileURLToPath(new URL('../../../demo/corpus/', import.meta.url));
 
-export async function buildDemoIndex(): Promise<{ index: LoadedIndex; search: LocalSearchService; cleanup: () => Promise<void> }> {
+/**
+ * The demo corpus's index. `withPdf`: with its English policy PDF written in, as `npm run demo`
+ * does (the corpus is copied first, since the PDF is generated, not committed).
+ */
+export async function buildDemoIndex(options: { withPdf?: boolean } = {}): Promise<{ index: LoadedIndex; search: LocalSearchService; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'harel-loop-'));
   const out = join(dir, 'index');
+  let corpus = DEMO_CORPUS;
+  if (options.withPdf) {
+    corpus = join(dir, 'corpus');
+    await cp(DEMO_CORPUS, corpus, { recursive: true });
+    await writeDemoPdf(join(corpus, 'apartment/files/demo-home-policy.pdf'));
+  }
   await buildIndex({
-    inputs: [DEMO_CORPUS],
+    inputs: [corpus],
     outDir: out,
     embed: false,
     embedder: 'none',

@@ -1,15 +1,4 @@
-/**
- * The extractive answer leads with a fact of the kind the question asks for, and where the policy
- * states it case by case, with every case and its condition: the demo's first questions, asked
- * through the real loop on the demo corpus (its English PDF written here, as `npm run demo` does).
- */
-import { cp, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildIndex } from '../../../builder/pipeline/build-index.ts';
-import { readIndexFolder } from '../../../builder/read-index-folder.ts';
-import { writeDemoPdf } from '../../../tools/demo-pdf.ts';
 import { plainAnswerText } from '../../../widget/answer/document-text.ts';
 import type { ChatTurn } from '../../../widget/answer/types.ts';
 import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
@@ -18,19 +7,15 @@ import { clauseTitleAt } from '../../../widget/loop/clause-title.ts';
 import { confidenceTier } from '../../../widget/loop/confidence.ts';
 import { askedFacts, leadMissesAsked } from '../../../widget/loop/facts.ts';
 import { runAnswerLoop } from '../../../widget/loop/machine.ts';
-import { LocalSearchService } from '../../../widget/search/local-search-service.ts';
-import { DEMO_CORPUS, passage } from './helpers.ts';
+import type { LocalSearchService } from '../../../widget/search/local-search-service.ts';
+import { buildDemoIndex, passage } from './helpers.ts';
 
-let dir = '';
 let search: LocalSearchService;
+let cleanup: () => Promise<void> = async () => {};
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'harel-lead-kind-'));
-  await cp(DEMO_CORPUS, join(dir, 'corpus'), { recursive: true });
-  await writeDemoPdf(join(dir, 'corpus/apartment/files/demo-home-policy.pdf'));
-  await buildIndex({ inputs: [join(dir, 'corpus')], outDir: join(dir, 'index'), embed: false, embedder: 'none', allowRemote: false, dtype: 'q8', maxTokens: 350, overlap: 0.15 });
-  search = LocalSearchService.fromIndex(await readIndexFolder(join(dir, 'index')));
+  ({ search, cleanup } = await buildDemoIndex({ withPdf: true }));
 }, 120_000);
-afterAll(() => (dir ? rm(dir, { recursive: true, force: true }) : undefined));
+afterAll(() => cleanup());
 
 const engine = new ExtractiveEngine();
 

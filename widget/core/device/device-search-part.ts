@@ -46,13 +46,20 @@ export function deviceIndexDocument(document: ParsedDeviceDocument): IndexedDocu
   return { file: document.name, url: null, domain: DEVICE_DOMAIN, lang: document.lang, title: document.title ?? document.name, kind: 'pdf', pageCount: document.pageCount };
 }
 
-/** The part for these documents in this order, or null when there are none. `dim`: the site's vector width (null: no vectors). */
-export function buildDeviceSearchPart(entries: readonly DeviceDocumentEntry[], dim: number | null): DeviceSearchPart | null {
+/**
+ * The part for these documents in this order, or null when there are none. `dim`: the site's
+ * vector width (null: no vectors). `previous`: the part before this change; when it holds the same
+ * documents (only vectors came in, as they do every few chunks while embedding) its chunks and
+ * BM25 postings are kept rather than compiled again.
+ */
+export function buildDeviceSearchPart(entries: readonly DeviceDocumentEntry[], dim: number | null, previous: DeviceSearchPart | null = null): DeviceSearchPart | null {
   if (entries.length === 0) return null;
-  const documents = entries.map((e) => deviceIndexDocument(e.document));
-  const chunks = entries.flatMap((e, doc) => e.document.chunks.map((c) => ({ ...c, doc })));
-  const bm25 = compileBm25File(chunks, documents);
-  return { documents, chunks, documentIds: entries.map((e) => e.document.id), bm25, vectors: dim ? packRows(entries, chunks.length, dim) : null };
+  const documentIds = entries.map((e) => e.document.id);
+  const same = previous !== null && previous.documentIds.length === documentIds.length && previous.documentIds.every((id, i) => id === documentIds[i]);
+  const documents = same ? previous.documents : entries.map((e) => deviceIndexDocument(e.document));
+  const chunks = same ? previous.chunks : entries.flatMap((e, doc) => e.document.chunks.map((c) => ({ ...c, doc })));
+  const bm25 = same ? previous.bm25 : compileBm25File(chunks, documents);
+  return { documents, chunks, documentIds, bm25, vectors: dim ? packRows(entries, chunks.length, dim) : null };
 }
 
 function packRows(entries: readonly DeviceDocumentEntry[], count: number, dim: number): VectorTable | null {

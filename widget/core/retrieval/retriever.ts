@@ -198,7 +198,10 @@ export class Retriever {
 
   /** Searches the customer's own documents beside the site's from now on (null: the site's alone). */
   setDevice(part: DeviceSearchPart | null): void {
+    const sameText = part !== null && this.device !== null && part.chunks === this.device.chunks && part.bm25 === this.device.bm25;
     this.device = part;
+    // Only vectors came in (device-search-part.ts keeps the rest): the tables built from the text stand.
+    if (sameText) return;
     this.deviceBm25 = part ? new Bm25Index(part.bm25) : null;
     const docOffset = this.index.documents.length;
     this.chunks = part ? this.index.chunks.concat(part.chunks.map((c) => ({ ...c, doc: c.doc + docOffset }))) : this.index.chunks;
