@@ -30,6 +30,7 @@ const COMMAND_USAGE: Record<string, string> = {
       --max-tokens <n>        chunk bound in embedder tokens (default 350)
       --overlap <f>           overlap between split pieces (default 0.15)
       --cache-dir <dir>       embedding cache (default <out>/../.harel-cache)
+      --embed-threads <n>     threads that embed passages (default: one per core, at most 8)
       --query-model <id>      the question model the index is searched with, written into the
                               manifest (embedder.queryModel); it must be trained against the embedder
       --bm25-weight <w>       hybrid fusion weight of BM25 stored in the manifest

@@ -36,6 +36,7 @@ import { median, percentile, runBrowserBench, type BrowserBenchResult, type Brow
 import { measureReader, type ReaderRun } from './gguf-reader-bench.ts';
 import { type DeviceDocumentFigures, measureDeviceDocument } from './device-document.ts';
 import { measureJsWeight, type JsWeightReport } from './js-weight.ts';
+import { DEFAULT_EMBED_SETTINGS, measurePassageEmbedding, parseEmbedSetting, type PassageEmbedFigures } from './passage-embed-bench.ts';
 import { ensureSyntheticIndex, syntheticQuestions, type SyntheticInfo } from './synthetic.ts';
 
 const DEFAULT_INDEX = '.tmp/harel2';
@@ -94,6 +95,8 @@ interface BenchReport {
   reader?: ReaderRun[];
   /** A customer's PDF added to the demo in Chromium (--device-document): device-document.ts. */
   deviceDocument?: DeviceDocumentFigures;
+  /** Passage embedding in Node, as the build runs it (--embed): passage-embed-bench.ts. */
+  passageEmbedding?: PassageEmbedFigures | { error: string };
   /** Questions embedded in Node by the question model (--query-model or the index's), real index only. */
   queryModel?: QueryModelFigures | { error: string } | null;
 }
@@ -133,6 +136,11 @@ const USAGE = `usage: npm run bench [-- options]
   --device-document-only  those figures alone
   --orama-save         also Orama's own save() of the real chunks with random vectors (slow)
   --dims <n>           vector width for --orama-save (default 384)
+  --embed              also passage embedding in Node as the build runs it (the real model from --model-dir):
+                       passages/s and GFLOP/s on a seeded sample of the real index's chunks, the builder's
+                       one session of before against its thread pool (builder/bench/passage-embed-bench.ts)
+  --embed-only         those figures alone
+  --embed-sample <n>   passages in that sample (default 384)
   --query-model <id>   the question model whose embedding time is measured in Node, when the real
                        index has vectors (default: the manifest's embedder.queryModel, else the embedder)
   --model-dir <dir>    where that model's folder is (default models)
@@ -450,8 +458,27 @@ async function main(): Promise<void> {
       'device-document-only': { type: 'boolean' },
       'query-model': { type: 'string' },
       'model-dir': { type: 'string' },
+      embed: { type: 'boolean' },
+      'embed-only': { type: 'boolean' },
+      'embed-sample': { type: 'string' },
     },
   });
+  const measureEmbedding = async (indexDir: string) =>
+    measurePassageEmbedding(
+      { index: indexDir, sample: Number(values['embed-sample'] ?? 384), modelDir: values['model-dir'] ?? 'models', settings: DEFAULT_EMBED_SETTINGS.map(parseEmbedSetting) },
+      log,
+    ).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+  if (values['embed-only']) {
+    const indexDir = values.index ?? DEFAULT_INDEX;
+    await ensureRealIndex(indexDir, values.index === undefined);
+    const passageEmbedding = await measureEmbedding(indexDir);
+    if (values.json) {
+      await mkdir(dirname(resolve(values.json)), { recursive: true });
+      await writeFile(values.json, `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown' }, passageEmbedding }, null, 2)}\n`);
+      log(`wrote ${values.json}`);
+    }
+    return;
+  }
   if (values['device-document-only']) {
     if (!values['device-document']) throw new Error('--device-document-only needs --device-document <pdf>');
     const deviceDocument = measureDeviceDocument(values['device-document'], values['device-question'] ?? []);
@@ -510,6 +537,7 @@ async function main(): Promise<void> {
   report.corpora.push(await measureCorpus(corpusName(realChunks, false), resolve(indexDir), queries, null, corpusOptions));
   if (values['orama-save']) await oramaSave(indexDir, Number(values.dims ?? 384));
   report.queryModel = await measureQueryModel(indexDir, queries, values['model-dir'] ?? 'models', values['query-model']);
+  if (values.embed) report.passageEmbedding = await measureEmbedding(indexDir);
 
   for (const n of scales) {
     const dir = resolve(`.tmp/bench-${n}`);

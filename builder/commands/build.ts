@@ -6,7 +6,7 @@ import { checkQueryModelPairing, type QueryModelConfig } from '../../widget/core
 import { createError, isHarelError } from '../../widget/core/errors.ts';
 import { FILE_TIMEOUT_MS } from '../ingest/index.ts';
 import { buildIndex, type BuildSummary } from '../pipeline/build-index.ts';
-import { numberOption, optionalNumber } from '../cli/args.ts';
+import { numberOption, optionalNumber, positiveInt } from '../cli/args.ts';
 import { runCancellable } from '../cli/cancellable.ts';
 import { createProgressReporter } from '../cli/progress.ts';
 import { defaultEmbedder } from '../embed/local-model.ts';
@@ -61,6 +61,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
       'max-tokens': { type: 'string' },
       overlap: { type: 'string' },
       'cache-dir': { type: 'string' },
+      'embed-threads': { type: 'string' },
       'bm25-weight': { type: 'string' },
       'term-match': { type: 'string' },
       site: { type: 'string' },
@@ -107,6 +108,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
         modelDir: values['model-dir'],
         allowRemote: Boolean(values['allow-remote']),
         dtype,
+        embedThreads: values['embed-threads'] === undefined ? undefined : Math.min(8, positiveInt(values['embed-threads'], '--embed-threads', 1)),
         maxTokens: numberOption(values['max-tokens'], '--max-tokens', 350, 32, 512),
         overlap: numberOption(values.overlap, '--overlap', 0.15, 0, 0.5),
         cacheDir: values['cache-dir'],
@@ -134,7 +136,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
   const lines = [
     `index ${summary.manifest.buildId} written to ${values.out} in ${(summary.ms / 1000).toFixed(1)} s`,
     `  ${summary.manifest.counts.documents} documents, ${summary.manifest.counts.pages} pages, ${summary.manifest.counts.chunks} chunks, ${(summary.bytes / 1024).toFixed(0)} KB (${(summary.bytes / Math.max(1, summary.manifest.counts.chunks)).toFixed(0)} bytes/chunk)`,
-    `  chunks vs previous build: ${summary.diff.added} added, ${summary.diff.removed} removed, ${summary.diff.kept} unchanged; ${summary.embedded} embedded, ${summary.embedCacheHits} from the embedding cache`,
+    `  chunks vs previous build: ${summary.diff.added} added, ${summary.diff.removed} removed, ${summary.diff.kept} unchanged; ${summary.embedded} embedded, ${summary.embedCacheHits} from the embedding cache or repeating another chunk's text`,
     summary.manifest.embedder
       ? `  embedder ${summary.manifest.embedder.id}${summary.manifest.embedder.fixture ? ' (test fixture)' : ''}${summary.manifest.embedder.queryModel ? `; questions: ${summary.manifest.embedder.queryModel}` : ''}`
       : '  BM25-only (no vectors)',

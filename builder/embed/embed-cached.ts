@@ -17,7 +17,7 @@ export interface CachedEmbedding {
   vectors: Float32Array[];
   /** How many texts were embedded now. */
   embedded: number;
-  /** How many came from the cache. */
+  /** How many came from the cache, or repeat a text embedded in this call. */
   hits: number;
   /** Why an existing cache was ignored (model changed, damaged files), or null. */
   discarded: string | null;
@@ -33,7 +33,15 @@ export async function embedWithCache(embedder: Embedder, items: readonly CachedI
   const { signal, onProgress, saveEvery = 512 } = options;
   const cache = await EmbeddingCache.open(options.cacheDir, embedder.id, embedder.dimensions, { fingerprint: embedder.fingerprint });
   const vectors = cache.getMany(items.map((i) => i.key));
-  const missing = vectors.flatMap((v, i) => (v ? [] : [i]));
+  // One embedding per distinct text: the same passage under two documents (a booklet and its
+  // copy) has one key. The Harel corpus has 425 such repeats in 15,458 chunks.
+  const firstOfKey = new Map<string, number>();
+  const missing: number[] = [];
+  vectors.forEach((v, i) => {
+    if (v || firstOfKey.has(items[i].key)) return;
+    firstOfKey.set(items[i].key, i);
+    missing.push(i);
+  });
   let done = 0;
   try {
     for (let start = 0; start < missing.length; start += saveEvery) {
@@ -52,5 +60,9 @@ export async function embedWithCache(embedder: Embedder, items: readonly CachedI
   } finally {
     await cache.save();
   }
-  return { vectors: vectors as Float32Array[], embedded: missing.length, hits: items.length - missing.length, discarded: cache.discarded };
+  vectors.forEach((v, i) => {
+    if (!v) vectors[i] = vectors[firstOfKey.get(items[i].key) as number];
+  });
+  const reused = items.length - missing.length;
+  return { vectors: vectors as Float32Array[], embedded: missing.length, hits: reused, discarded: cache.discarded };
 }

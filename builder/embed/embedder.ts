@@ -50,6 +50,8 @@ export interface LoadEmbedderOptions extends WorkOptions {
   prefix?: string;
   /** Texts per inference call; default 16. */
   batchSize?: number;
+  /** onnxruntime's intra-op threads; default 0, its own choice (one per physical core). */
+  threads?: number;
 }
 
 const PROBE = 'passage: ביטוח רכב, claim within 30 days';
@@ -87,6 +89,7 @@ export async function loadEmbedder(options: LoadEmbedderOptions = {}): Promise<E
   try {
     extractor = await pipeline('feature-extraction', model, {
       dtype,
+      ...(options.threads ? { session_options: { intraOpNumThreads: options.threads } } : {}),
       progress_callback: (p) => {
         if (p.status === 'progress' && p.total) {
           options.onProgress?.({ step: 'model', done: p.loaded, total: p.total, detail: p.file });

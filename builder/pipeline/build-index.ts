@@ -41,6 +41,8 @@ export interface BuildOptions extends WorkOptions {
   allowRemote: boolean;
   /** The model's ONNX file; undefined: what the model folder's config.json names, else 'q8'. */
   dtype?: 'q8' | 'q4' | 'fp32';
+  /** Threads that embed passages; default one per core (builder/embed/embedder-pool.ts). */
+  embedThreads?: number;
   maxTokens: number;
   overlap: number;
   cacheDir?: string;
@@ -159,8 +161,9 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   if (options.embed) {
     // Loaded on demand: transformers.js and onnxruntime take seconds to import, and a BM25-only
     // build needs neither.
-    const { loadEmbedder } = await import('../embed/embedder.ts');
-    embedder = await loadEmbedder({
+    const { loadEmbedderPool } = await import('../embed/embedder-pool.ts');
+    embedder = await loadEmbedderPool({
+      workers: options.embedThreads,
       model: options.embedder,
       modelDir: options.modelDir,
       allowRemote: options.allowRemote,

@@ -38,6 +38,8 @@ const MESSAGES = {
   // Embedding
   EMBEDDER_LOAD_FAILED: (model: string, reason: string) =>
     `Could not load the embedder "${model}" (${reason}). Pass --model-dir with a local copy, --allow-remote to download it, or --no-embed for a BM25-only index.`,
+  EMBED_FAILED: (model: string, reason: string) =>
+    `Embedding with "${model}" failed (${reason}). What was embedded before it is kept in the embedding cache: run the build again to go on from there, or pass --embed-threads 1 to embed on the builder's own thread.`,
   // Index format
   INDEX_NOT_FOUND: (path: string) => `${path}: no index here (manifest.json missing). Build one with "harel-builder build <inputs> --out <dir>".`,
   INDEX_FORMAT_UNSUPPORTED: (found: string, expected: string) => `Index format ${found} is not supported by this version (expects ${expected}). Rebuild the index with the matching builder.`,

@@ -90,6 +90,23 @@ describe('embedWithCache', () => {
     expect([...second.vectors[2]]).toEqual([...fresh]);
   });
 
+  it('embeds a text that repeats in one call once, and gives every repeat its vector', async () => {
+    const cacheDir = join(root, 'repeats');
+    const asked: string[] = [];
+    const counting: Embedder = {
+      ...embedder,
+      embed: (texts, work) => {
+        asked.push(...texts);
+        return embedder.embed(texts, work);
+      },
+    };
+    const result = await embedWithCache(counting, items(['ביטוח רכב', 'lost baggage', 'ביטוח רכב', 'ביטוח רכב']), { cacheDir });
+    expect(asked).toEqual(['ביטוח רכב', 'lost baggage']);
+    expect([result.embedded, result.hits]).toEqual([2, 2]);
+    expect([...result.vectors[2]]).toEqual([...result.vectors[0]]);
+    expect([...result.vectors[3]]).toEqual([...result.vectors[0]]);
+  });
+
   it('re-embeds everything when the model behind the id changed', async () => {
     const cacheDir = join(root, 'model-changed');
     await embedWithCache(embedder, items(['ביטוח רכב']), { cacheDir });

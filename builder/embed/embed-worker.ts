@@ -1,0 +1,51 @@
+/**
+ * The inside of an embedding thread (started by `embedder-pool.ts`): the same embedder as the
+ * builder's own thread, on one onnxruntime thread, answering one group of passages at a time.
+ */
+import { parentPort } from 'node:worker_threads';
+import { type ErrorCode, isHarelError } from '../../widget/core/errors.ts';
+import { loadEmbedder, type Embedder, type LoadEmbedderOptions } from './embedder.ts';
+
+/** What a thread is given to load: the builder's options less what cannot cross a thread (signal, callbacks). */
+export type EmbedWorkerLoadOptions = Omit<LoadEmbedderOptions, 'signal' | 'onProgress'>;
+
+/** Pool → thread. */
+export type EmbedWorkerRequest = { type: 'load'; options: EmbedWorkerLoadOptions } | { type: 'embed'; id: number; texts: string[] };
+
+/**
+ * Thread → pool. `vectors` is every vector of the group end to end (transferred, not cloned). A
+ * HarelError does not survive the structured clone as one, so its code and message travel.
+ */
+export type EmbedWorkerReply =
+  | { type: 'loaded'; fingerprint: string; dimensions: number }
+  | { type: 'embedded'; id: number; vectors: Float32Array }
+  | { type: 'failed'; id: number | null; code: ErrorCode | null; message: string };
+
+const port = parentPort;
+if (!port) throw new Error('builder/embed/embed-worker.ts is the entry of a worker thread (builder/embed/embedder-pool.ts starts it)');
+
+let embedder: Embedder | null = null;
+
+port.on('message', async (request: EmbedWorkerRequest) => {
+  const id = request.type === 'embed' ? request.id : null;
+  let reply: EmbedWorkerReply;
+  let transfer: ArrayBuffer[] = [];
+  try {
+    if (request.type === 'load') {
+      embedder = await loadEmbedder(request.options);
+      reply = { type: 'loaded', fingerprint: embedder.fingerprint, dimensions: embedder.dimensions };
+    } else {
+      if (!embedder) throw new Error('asked to embed before the model was loaded');
+      const vectors = await embedder.embed(request.texts);
+      const packed = new Float32Array(vectors.length * embedder.dimensions);
+      vectors.forEach((v, i) => packed.set(v, i * embedder!.dimensions));
+      reply = { type: 'embedded', id: request.id, vectors: packed };
+      transfer = [packed.buffer];
+    }
+  } catch (error) {
+    reply = isHarelError(error)
+      ? { type: 'failed', id, code: error.code, message: error.message }
+      : { type: 'failed', id, code: null, message: error instanceof Error ? error.message : String(error) };
+  }
+  port.postMessage(reply, transfer);
+});
