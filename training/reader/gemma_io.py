@@ -72,7 +72,8 @@ def add_lora(model, rank: int, alpha: int, dropout: float, targets: list[str], l
         lora_dropout=dropout,
         target_modules=targets,
         layers_to_transform=layers,
-        layers_pattern="layers",
+        # peft refuses a pattern without layers to apply it to ("all": layers is None)
+        layers_pattern="layers" if layers is not None else None,
         bias="none",
         task_type="CAUSAL_LM",
     )
