@@ -28,7 +28,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 import { buildSite, publishIndex } from './build-site.ts';
 import { DEMO_PATHS, hasE5 } from './prepare-demo.ts';
 import { parseScriptArgs, usageError } from '../../tools/script-args.ts';
-import { startStaticServer } from '../../tools/static-server.ts';
+import { CROSS_ORIGIN_ISOLATION_HEADERS, startStaticServer } from '../../tools/static-server.ts';
 import { CHROMIUM_ARGS, findChromium } from '../../builder/browser/chromium.ts';
 import { loadQuestions } from '../../builder/eval/questions.ts';
 import { median, percentile } from '../../builder/bench/browser-bench.ts';
@@ -39,6 +39,9 @@ interface Visit {
   hybridMs: number;
   searchMode: string;
   device: string | null;
+  /** onnxruntime's threads for questions, and whether the page was cross-origin isolated (the preview server sends COOP/COEP). */
+  threads: number | null;
+  isolated: boolean;
   embedderError: string | null;
   modelBytes: number;
   /** The widget's own account of the model's load, from its start (ms): file, tokenizer, session, first embedding. */
@@ -54,6 +57,8 @@ interface Run {
   embedMs: number[];
   /** Each question's whole answer (el.ask, question to extractive answer, hybrid), in order. */
   answerMs: number[];
+  /** Each hybrid answer's own step timings (answer.timings: route, embed, search, grade, generate, ground), in order. */
+  steps: Record<string, number>[];
 }
 
 const USAGE = `usage: npm run bench:query-model [-- --runs 3] [--site <dir>] [--index <dir>] [--questions <file>] [--json <file>]
@@ -66,10 +71,12 @@ const USAGE = `usage: npm run bench:query-model [-- --runs 3] [--site <dir>] [--
                       E5, e.g. the real corpus: harel-builder build ../shared/data/harel/corpus …)
   --questions <file>  the questions to embed (default demo/questions.json)
   --json <file>       also write every figure there
+  --no-isolation      serve without COOP/COEP (a host that does not send them: one thread); by default
+                      the page is cross-origin isolated, as npm run preview and npm run demo serve it
   --help              this text`;
 
 const { values } = parseScriptArgs(USAGE, {
-  options: { runs: { type: 'string' }, site: { type: 'string' }, index: { type: 'string' }, json: { type: 'string' }, questions: { type: 'string' } },
+  options: { runs: { type: 'string' }, site: { type: 'string' }, index: { type: 'string' }, json: { type: 'string' }, questions: { type: 'string' }, 'no-isolation': { type: 'boolean' } },
 });
 if (!values.site && !hasE5()) {
   process.stderr.write(`The real E5 query model is not in ${DEMO_PATHS.models}: run npx harel-builder models fetch first.\n`);
@@ -89,6 +96,7 @@ const preview = await startStaticServer({
   root: site,
   port: 0,
   host: 'localhost',
+  headers: values['no-isolation'] ? {} : { ...CROSS_ORIGIN_ISOLATION_HEADERS },
   // The bytes sent, not the files' sizes: transformers.js first asks each file for one byte.
   onServe: (path, _file, bytes) => {
     if (path.startsWith('/models/')) modelBytes += bytes;
@@ -125,6 +133,8 @@ async function visit(context: BrowserContext): Promise<Visit> {
       hybridMs: performance.now(),
       searchMode: info.searchMode,
       device: info.embedderDevice ?? null,
+      threads: info.embedderThreads ?? null,
+      isolated: crossOriginIsolated,
       embedderError: info.embedderError,
       loadSteps: info.embedderTimings ?? null,
     };
@@ -145,20 +155,22 @@ try {
     if (first.searchMode !== 'hybrid') throw new Error(`search is ${first.searchMode}, not hybrid: ${first.embedderError}`);
     const page = await context.newPage();
     await page.goto(`${preview.origin}/?lang=en`);
-    const { embedMs, answerMs } = await page.evaluate(async (qs) => {
+    const { embedMs, answerMs, steps } = await page.evaluate(async (qs) => {
       const el = document.querySelector('harel-chat')!;
       await customElements.whenDefined('harel-chat');
       await el.searchReady;
       const embeds: number[] = [];
       const answers: number[] = [];
+      const steps: Record<string, number>[] = [];
       for (const q of qs) {
         const t0 = performance.now();
         const answer = await el.ask(q);
         const hybrid = answer.searchMode === 'hybrid';
         answers.push(hybrid ? performance.now() - t0 : Number.NaN);
         embeds.push(hybrid ? answer.timings.embed : Number.NaN);
+        steps.push(hybrid ? { ...answer.timings } : {});
       }
-      return { embedMs: embeds, answerMs: answers };
+      return { embedMs: embeds, answerMs: answers, steps };
     }, questions);
     await page.close();
     const second = await visit(context);
@@ -166,7 +178,7 @@ try {
     const fresh = await browser.newContext({ serviceWorkers: 'block' });
     const askedAtReady = await askAtReady(fresh, questions[0]);
     await fresh.close();
-    results.push({ first, second, embedMs, answerMs, askedAtReady });
+    results.push({ first, second, embedMs, answerMs, steps, askedAtReady });
     process.stderr.write(`run ${r + 1}/${runs}: hybrid ${first.hybridMs.toFixed(0)} ms cold, ${second.hybridMs.toFixed(0)} ms from cache; embed median ${median(embedMs.slice(1)).toFixed(1)} ms\n`);
   }
 } finally {
@@ -183,6 +195,8 @@ const report = {
   runs,
   questions: questions.length,
   device: results[0]?.first.device ?? null,
+  threads: results[0]?.first.threads ?? null,
+  isolated: results[0]?.first.isolated ?? false,
   cpus: cpus().length,
   loadavg: load,
   coldReadyMs: med((r) => r.first.readyMs),
@@ -196,12 +210,19 @@ const report = {
   answerAtReadyModes: results.map((r) => r.askedAtReady.searchMode),
   embed: { p50: percentile(all, 50), p95: percentile(all, 95), max: Math.max(...all), n: all.length, firstQuestionMedian: median(firsts) },
   answer: { p50: percentile(answers, 50), p95: percentile(answers, 95), n: answers.length },
+  /** p50/p95 of each step of the hybrid answers (the first question of a run apart, as above); ground holds the quote's similarity (semQuote). */
+  steps: Object.fromEntries(
+    ['route', 'embed', 'search', 'grade', 'generate', 'ground', 'total'].map((step) => {
+      const values = results.flatMap((r) => r.steps.slice(1).map((t) => t[step])).filter((v): v is number => Number.isFinite(v));
+      return [step, { p50: percentile(values, 50), p95: percentile(values, 95) }];
+    }),
+  ),
   results,
 };
 
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 console.log(
-  `query model in Chromium (${report.device}), ${runs} run(s), medians; ${questions.length} demo questions per run; load average ${load.map((l) => l[0].toFixed(1)).join(', ')} on ${report.cpus} CPUs`,
+  `query model in Chromium (${report.device}, ${report.threads} thread(s), page ${report.isolated ? '' : 'not '}cross-origin isolated), ${runs} run(s), medians; ${questions.length} demo questions per run; load average ${load.map((l) => l[0].toFixed(1)).join(', ')} on ${report.cpus} CPUs`,
 );
 console.log(`  first visit: index ready (BM25) ${report.coldReadyMs.toFixed(0)} ms, hybrid ready ${report.coldHybridMs.toFixed(0)} ms; model over the wire ${mb(report.modelBytesCold)}`);
 console.log(
@@ -218,6 +239,11 @@ console.log(
   `  query embedding: p50 ${report.embed.p50.toFixed(1)} ms, p95 ${report.embed.p95.toFixed(1)} ms, max ${report.embed.max.toFixed(1)} ms (n ${report.embed.n}); first question of a visit ${report.embed.firstQuestionMedian.toFixed(1)} ms`,
 );
 console.log(`  a question to its extractive answer, hybrid (el.ask): p50 ${report.answer.p50.toFixed(0)} ms, p95 ${report.answer.p95.toFixed(0)} ms (n ${report.answer.n})`);
+console.log(
+  `    its steps, p50 / p95 ms (ground includes the quote's embedding, semQuote): ${Object.entries(report.steps)
+    .map(([step, t]) => `${step} ${t.p50.toFixed(1)} / ${t.p95.toFixed(1)}`)
+    .join(', ')}`,
+);
 if (values.json) {
   await mkdir(dirname(resolve(values.json)), { recursive: true });
   await writeFile(values.json, `${JSON.stringify(report, null, 2)}\n`);

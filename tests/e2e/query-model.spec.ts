@@ -83,6 +83,40 @@ test('the index answers by BM25 while the model loads, and search turns hybrid o
   expect(events.errors).toEqual([]);
 });
 
+test('questions run on several threads where the page is cross-origin isolated, and on one, still hybrid, where it is not', async ({ page, context }) => {
+  // The tests' server sends COOP/COEP, as the demo and the preview server do.
+  await page.goto('/?lang=en');
+  const isolated = await page.evaluate(() => ({ isolated: crossOriginIsolated, cores: navigator.hardwareConcurrency }));
+  expect(isolated.isolated).toBe(true);
+  const threads = Math.max(1, Math.min(4, isolated.cores));
+  const info = await searchReady(page);
+  expect(info).toMatchObject({ searchMode: 'hybrid', embedderThreads: threads });
+  await expect(searchInfo(page)).toHaveAttribute('data-threads', String(threads));
+  if (threads > 1) await expect(searchInfo(page)).toContainText(`${threads} threads (cross-origin isolated page)`);
+  expect((await ask(page)).searchMode).toBe('hybrid');
+
+  // The same page without the two headers, as a host that does not send them serves it.
+  const plain = await context.newPage();
+  await plain.route(
+    (url) => url.pathname === '/',
+    async (route) => {
+      const response = await route.fetch();
+      const headers = { ...response.headers() };
+      delete headers['cross-origin-opener-policy'];
+      delete headers['cross-origin-embedder-policy'];
+      await route.fulfill({ response, headers });
+    },
+  );
+  await plain.goto('/?lang=en');
+  expect(await plain.evaluate(() => crossOriginIsolated)).toBe(false);
+  expect(await searchReady(plain)).toMatchObject({ searchMode: 'hybrid', embedderThreads: 1 });
+  await expect(searchInfo(plain)).toHaveAttribute('data-threads', '1');
+  await expect(searchInfo(plain)).toContainText('1 thread: the page is not cross-origin isolated');
+  const answer = await ask(plain);
+  expect(answer).toMatchObject({ searchMode: 'hybrid', refused: false });
+  expect(answer.embed).toBeGreaterThan(0);
+});
+
 /** What transformers.js holds of the test embedder in its cache. */
 const cachedModelFiles = (page: Page) =>
   page.evaluate(async () => {

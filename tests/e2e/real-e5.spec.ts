@@ -120,6 +120,11 @@ test('a demo question is answered through hybrid search with the real E5, embedd
   // The query embedding ran in the search worker: it reports where.
   expect(['wasm', 'webgpu']).toContain(info.embedderDevice);
   await expect(page.locator('harel-chat [part~="search-info"]')).toContainText(`Search: hybrid (E5 ${PYPI_E5_ID}, ${info.embedderDevice})`);
+  // This server sends no COOP/COEP: the question runs on one thread, and the details say why
+  // (tests/e2e/query-model.spec.ts has the isolated page).
+  expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
+  expect(info.embedderThreads).toBe(1);
+  await expect(page.locator('harel-chat [part~="search-info"]')).toContainText('1 thread: the page is not cross-origin isolated');
 
   const answer = await ask(page);
   expect(answer.searchMode).toBe('hybrid');

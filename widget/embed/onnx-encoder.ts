@@ -20,13 +20,17 @@ export interface OnnxEncoder {
   dispose(): Promise<void>;
 }
 
-/** Where onnxruntime finds its .mjs/.wasm (absolute URLs: see widget/embed/model-location.ts). */
-export function configureOnnxRuntime(wasmPaths: { mjs: string; wasm: string } | null): void {
+/**
+ * Where onnxruntime finds its .mjs/.wasm (absolute URLs: see widget/embed/model-location.ts), and
+ * its threads; returns how many it runs on.
+ */
+export function configureOnnxRuntime(wasmPaths: { mjs: string; wasm: string } | null): number {
   if (wasmPaths) ort.env.wasm.wasmPaths = wasmPaths;
   // Threads need cross-origin isolation (SharedArrayBuffer); without it onnxruntime warns and
   // falls back to one anyway.
   const cores = typeof navigator === 'undefined' ? 1 : navigator.hardwareConcurrency || 1;
   ort.env.wasm.numThreads = globalThis.crossOriginIsolated ? Math.max(1, Math.min(4, cores)) : 1;
+  return ort.env.wasm.numThreads;
 }
 
 export interface OnnxEncoderOptions {

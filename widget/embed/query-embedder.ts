@@ -53,6 +53,8 @@ export interface QueryEmbedder {
   /** Where the load's time went. */
   readonly timings: QueryEmbedderTimings;
   readonly device: EmbedDevice;
+  /** onnxruntime's threads: more than one only on a cross-origin isolated page (onnx-encoder.ts). */
+  readonly threads: number;
   readonly dimensions: number;
   /** A unit vector for the query, the prefix added here. */
   embed(query: string): Promise<Float32Array>;
@@ -113,7 +115,7 @@ export async function createQueryEmbedder(options: QueryEmbedderOptions): Promis
   };
   const timings: QueryEmbedderTimings = { files: 0, tokenizer: 0, session: 0, probe: 0 };
   try {
-    configureOnnxRuntime(resolveWasmPaths(options.wasmPaths));
+    const threads = configureOnnxRuntime(resolveWasmPaths(options.wasmPaths));
     const started = performance.now();
     const [tokenizerJson, tokenizerConfig, model, weights] = files.map(async (file) => {
       const url = modelFileUrl(location, id, file);
@@ -165,6 +167,7 @@ export async function createQueryEmbedder(options: QueryEmbedderOptions): Promis
     return {
       id,
       device: 'wasm',
+      threads,
       dimensions: probe.length,
       embed: (query) => run(queryPrefix + query),
       embedText: run,

@@ -67,6 +67,8 @@ export interface IndexInfo {
   indexError?: { code: string; message: string } | null;
   /** Where query embedding runs, null without an embedder. */
   embedderDevice?: 'webgpu' | 'wasm' | null;
+  /** onnxruntime's threads for questions: more than one only where the page is cross-origin isolated. */
+  embedderThreads?: number | null;
   /**
    * Once the query model is in: milliseconds from the start of its load (after the index was
    * ready) to its file in hand, its tokenizer built, its session created, its first embedding.

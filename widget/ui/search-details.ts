@@ -18,6 +18,7 @@ const STRINGS = {
     noVectors: 'אין וקטורים באינדקס',
     fixture: 'מודל בדיקה, לא E5',
     questions: 'שאלות:',
+    threads: (n: number, isolated: boolean) => (n > 1 ? `${n} תהליכונים (הדף מבודד, cross-origin isolated)` : isolated ? 'תהליכון אחד' : 'תהליכון אחד: הדף אינו מבודד (cross-origin isolated)'),
     of: (done: string, total: string) => `${done} מתוך ${total}`,
   },
   en: {
@@ -28,6 +29,7 @@ const STRINGS = {
     noVectors: 'this index has no vectors',
     fixture: 'a test fixture, not E5',
     questions: 'questions:',
+    threads: (n: number, isolated: boolean) => (n > 1 ? `${n} threads (cross-origin isolated page)` : isolated ? '1 thread' : '1 thread: the page is not cross-origin isolated'),
     of: (done: string, total: string) => `${done} of ${total}`,
   },
 } as const;
@@ -57,7 +59,9 @@ export function renderSearchInfo(info: IndexInfo, lang: Lang): TemplateResult {
     const device = info.embedderDevice ? `, ${info.embedderDevice}` : '';
     // A question model of its own is named beside the passages' model: which one answered is the point.
     const questions = info.queryModel && info.queryModel !== info.embedder?.id ? `, ${s.questions} ${info.queryModel}` : '';
-    text = html`${s.hybrid} (<bdi dir="ltr">${modelName(info, lang)}${questions}${device}</bdi>)`;
+    // Threads show whether the site sends the two headers that isolate the page (docs/site-owners.md).
+    const threads = info.embedderThreads ? html` · <span class="threads">${s.threads(info.embedderThreads, Boolean(globalThis.crossOriginIsolated))}</span>` : nothing;
+    text = html`${s.hybrid} (<bdi dir="ltr">${modelName(info, lang)}${questions}${device}</bdi>)${threads}`;
   } else if (status === 'loading') {
     text = html`${s.bm25} ${s.loading}${download?.total ? html` <span class="amount">${s.of(formatBytes(download.loaded, lang), formatBytes(download.total, lang))}</span>` : nothing}`;
   } else if (status === 'failed') {
@@ -66,5 +70,6 @@ export function renderSearchInfo(info: IndexInfo, lang: Lang): TemplateResult {
     text = html`${s.bm25}: ${s.noVectors}`;
   }
   return html`<div part="search-info" data-search=${info.searchMode} data-embedder=${status}
-    data-device=${status === 'ready' ? (info.embedderDevice ?? nothing) : nothing}>${s.search}: ${text}</div>`;
+    data-device=${status === 'ready' ? (info.embedderDevice ?? nothing) : nothing}
+    data-threads=${status === 'ready' ? (info.embedderThreads ?? nothing) : nothing}>${s.search}: ${text}</div>`;
 }

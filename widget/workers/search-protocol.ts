@@ -32,6 +32,8 @@ export interface IndexLoadInfo extends IndexInfo {
   indexError: SerializedError | null;
   /** Where query embedding runs ('webgpu' when an adapter was found), null without an embedder. */
   embedderDevice: 'webgpu' | 'wasm' | null;
+  /** onnxruntime's threads for questions (more than one on a cross-origin isolated page), null without an embedder. */
+  embedderThreads: number | null;
 }
 
 export type SearchWorkerRequest =

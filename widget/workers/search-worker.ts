@@ -146,7 +146,14 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
     const current = embedder && service === fresh ? embedder : null;
     const info = stored.index.manifest.embedder;
     const queryModel = info && wantsModel ? queryModelFor(info, options) : null;
-    return { ...fresh.info(), queryModel, indexError: stored.indexError, embedderDevice: current?.device ?? null, embedderTimings: current ? { ...current.timings } : null };
+    return {
+      ...fresh.info(),
+      queryModel,
+      indexError: stored.indexError,
+      embedderDevice: current?.device ?? null,
+      embedderThreads: current?.threads ?? null,
+      embedderTimings: current ? { ...current.timings } : null,
+    };
   };
   // The index answers from here on, by BM25 until the model is in.
   post({ type: 'ready', id, info: report() });
