@@ -22,6 +22,7 @@ import { createError, HarelError, throwIfAborted } from '../../widget/core/error
 import type { WorkOptions } from '../../widget/core/schema.ts';
 import { loadEmbedder, type Embedder, type LoadEmbedderOptions } from './embedder.ts';
 import type { EmbedWorkerLoadOptions, EmbedWorkerReply, EmbedWorkerRequest } from './embed-worker.ts';
+import { workerBootCode } from '../worker-boot.ts';
 
 /** Texts per message to a thread: few enough that the threads finish together, enough that messages cost nothing. */
 const GROUP = 8;
@@ -29,13 +30,6 @@ const GROUP = 8;
 const MIN_TEXTS = 64;
 
 const WORKER_ENTRY = new URL('./embed-worker.ts', import.meta.url);
-
-/** The builder runs from source through tsx, whose hooks a thread does not inherit (as in builder/parse/pdf-worker-pool.ts). */
-function bootCode(entry: URL): string {
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const url = JSON.stringify(entry.href);
-  return `import(${tsx}).then(({ tsImport }) => tsImport(${url}, ${url}));`;
-}
 
 export interface EmbedderPoolOptions extends LoadEmbedderOptions {
   /** Threads that embed; default one per core (`os.availableParallelism()`), at most 8. 1: the builder's own thread only. */
@@ -53,7 +47,7 @@ interface Lane {
 }
 
 function startLane(entry: URL, model: string): Lane {
-  const worker = new Worker(bootCode(entry), { eval: true });
+  const worker = new Worker(workerBootCode(entry), { eval: true });
   const request = (message: EmbedWorkerRequest, signal?: AbortSignal): Promise<EmbedWorkerReply> =>
     new Promise((resolve, reject) => {
       const settle = () => {

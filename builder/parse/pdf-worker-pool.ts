@@ -20,23 +20,12 @@ import { Worker } from 'node:worker_threads';
 import { createError, HarelError, throwIfAborted } from '../../widget/core/errors.ts';
 import type { ParsedPage, WorkOptions } from '../../widget/core/schema.ts';
 import type { PdfWorkerReply, PdfWorkerRequest } from './pdf-worker.ts';
+import { workerBootCode } from '../worker-boot.ts';
 
 /** ingest's PARSE_CONCURRENCY: no more are ever in flight at once, so no more are kept. */
 const POOL_SIZE = 2;
 
 const WORKER_ENTRY = new URL('./pdf-worker.ts', import.meta.url);
-
-/**
- * A thread's first code. The builder runs from its TypeScript sources through tsx, whose hooks a
- * worker thread does not inherit from the thread that registered them (builder/bin/harel-builder.mjs
- * calls `register()`), so the thread loads its entry with tsx's own `tsImport`, resolved from this
- * module (not from the working directory).
- */
-function bootCode(entry: URL): string {
-  const tsx = JSON.stringify(import.meta.resolve('tsx/esm/api'));
-  const url = JSON.stringify(entry.href);
-  return `import(${tsx}).then(({ tsImport }) => tsImport(${url}, ${url}));`;
-}
 
 export class PdfWorkerPool {
   private readonly idle: Worker[] = [];
@@ -95,7 +84,7 @@ export class PdfWorkerPool {
   };
 
   private start(): Worker {
-    const worker = new Worker(bootCode(this.entry), { eval: true });
+    const worker = new Worker(workerBootCode(this.entry), { eval: true });
     // Always listened to, so that a thread failing while idle is dropped rather than an unhandled
     // 'error' ending the build; a busy thread's failure also fails its parse (see parse).
     const drop = (): void => {

@@ -48,6 +48,10 @@ export interface OnnxEncoderOptions {
 export async function createOnnxEncoder(model: Uint8Array, options: OnnxEncoderOptions = {}): Promise<OnnxEncoder> {
   const session = await ort.InferenceSession.create(model, {
     executionProviders: ['wasm'],
+    // onnxruntime's pool threads spin after each product by default: between a question's
+    // products that saves a wake-up, but after the run they keep the cores from the search and
+    // the page (measured on 2 cores: docs/benchmarks.md, "The question's path in Chromium").
+    ...(ort.env.wasm.numThreads && ort.env.wasm.numThreads > 1 ? { extra: { session: { intra_op: { allow_spinning: '0' } } } } : {}),
     ...(options.externalData ? { externalData: [options.externalData], graphOptimizationLevel: 'disabled' as const } : {}),
   });
   const output = session.outputNames.includes('last_hidden_state') ? 'last_hidden_state' : session.outputNames[0];
