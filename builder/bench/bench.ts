@@ -17,7 +17,7 @@
  * beside each corpus.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -95,11 +95,15 @@ interface BenchReport {
   reader?: ReaderRun[];
   /** A customer's PDF added to the demo in Chromium (--device-document): device-document.ts. */
   deviceDocument?: DeviceDocumentFigures;
+  /** The question's path in Chromium with the real E5 (--query-browser): demo/scripts/query-model-bench.ts's report. */
+  queryBrowser?: QueryBrowserFigures;
   /** Passage embedding in Node, as the build runs it (--embed): passage-embed-bench.ts. */
   passageEmbedding?: PassageEmbedFigures | { error: string };
   /** Questions embedded in Node by the question model (--query-model or the index's), real index only. */
   queryModel?: QueryModelFigures | { error: string } | null;
 }
+
+type QueryBrowserFigures = Record<string, unknown> | { error: string };
 
 interface QueryModelFigures {
   /** The model that embedded the questions: the index's embedder, or a question model tuned against it. */
@@ -141,6 +145,12 @@ const USAGE = `usage: npm run bench [-- options]
                        one session of before against its thread pool (builder/bench/passage-embed-bench.ts)
   --embed-only         those figures alone
   --embed-sample <n>   passages in that sample (default 384)
+  --query-browser      also the question's path in Chromium with the real E5, the page cross-origin isolated
+                       (npm run bench:query-model: hybrid ready first and from the cache, the question's
+                       embedding, each step of an answer; --runs runs, default 2 here)
+  --query-browser-only those figures alone
+  --query-browser-index <dir>  an index embedded with that E5 (e.g. the real corpus's) in place of the demo's;
+                       its questions are --questions
   --query-model <id>   the question model whose embedding time is measured in Node, when the real
                        index has vectors (default: the manifest's embedder.queryModel, else the embedder)
   --model-dir <dir>    where that model's folder is (default models)
@@ -460,6 +470,9 @@ async function main(): Promise<void> {
       'model-dir': { type: 'string' },
       embed: { type: 'boolean' },
       'embed-only': { type: 'boolean' },
+      'query-browser': { type: 'boolean' },
+      'query-browser-only': { type: 'boolean' },
+      'query-browser-index': { type: 'string' },
       'embed-sample': { type: 'string' },
     },
   });
@@ -468,6 +481,24 @@ async function main(): Promise<void> {
       { index: indexDir, sample: Number(values['embed-sample'] ?? 384), modelDir: values['model-dir'] ?? 'models', settings: DEFAULT_EMBED_SETTINGS.map(parseEmbedSetting) },
       log,
     ).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
+  /** The question's path in Chromium with the real E5 (demo/scripts/query-model-bench.ts, its own report), or why not. */
+  const measureQueryBrowser = (): QueryBrowserFigures => {
+    const json = resolve('.tmp/bench-query-browser.json');
+    const args = ['--import', 'tsx', 'demo/scripts/query-model-bench.ts', '--runs', String(values.runs ?? 2), '--json', json];
+    if (values['query-browser-index']) args.push('--index', values['query-browser-index'], '--questions', values.questions ?? DEFAULT_QUESTIONS);
+    const run = spawnSync(process.execPath, args, { stdio: 'inherit' });
+    if (run.status !== 0) return { error: `demo/scripts/query-model-bench.ts exited with ${run.status ?? run.signal}` };
+    return JSON.parse(readFileSync(json, 'utf8')) as Record<string, unknown>;
+  };
+  if (values['query-browser-only']) {
+    const queryBrowser = measureQueryBrowser();
+    if (values.json) {
+      await mkdir(dirname(resolve(values.json)), { recursive: true });
+      await writeFile(values.json, `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown' }, queryBrowser }, null, 2)}\n`);
+      log(`wrote ${values.json}`);
+    }
+    return;
+  }
   if (values['embed-only']) {
     const indexDir = values.index ?? DEFAULT_INDEX;
     await ensureRealIndex(indexDir, values.index === undefined);
@@ -538,6 +569,7 @@ async function main(): Promise<void> {
   if (values['orama-save']) await oramaSave(indexDir, Number(values.dims ?? 384));
   report.queryModel = await measureQueryModel(indexDir, queries, values['model-dir'] ?? 'models', values['query-model']);
   if (values.embed) report.passageEmbedding = await measureEmbedding(indexDir);
+  if (values['query-browser']) report.queryBrowser = measureQueryBrowser();
 
   for (const n of scales) {
     const dir = resolve(`.tmp/bench-${n}`);
