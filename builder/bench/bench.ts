@@ -157,6 +157,14 @@ const USAGE = `usage: npm run bench [-- options]
   --help               this text
 `;
 
+/** One part's figures (a `--…-only` run) as JSON at `path`, with the date and the machine; nothing without a path. */
+async function writePartReport(path: string | undefined, figures: Record<string, unknown>): Promise<void> {
+  if (!path) return;
+  await mkdir(dirname(resolve(path)), { recursive: true });
+  await writeFile(path, `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown' }, ...figures }, null, 2)}\n`);
+  log(`wrote ${path}`);
+}
+
 /** The customer's PDF, in a line. */
 function printDeviceDocument(figures: DeviceDocumentFigures): void {
   console.log(`\ncustomer's PDF ${figures.pdf} (Chromium, real E5): answers by BM25 ${ms(figures.addedMs)} after it is added, by hybrid search after ${ms(figures.hybridMs)}`);
@@ -492,42 +500,26 @@ async function main(): Promise<void> {
   };
   if (values['query-browser-only']) {
     const queryBrowser = measureQueryBrowser();
-    if (values.json) {
-      await mkdir(dirname(resolve(values.json)), { recursive: true });
-      await writeFile(values.json, `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown' }, queryBrowser }, null, 2)}\n`);
-      log(`wrote ${values.json}`);
-    }
+    await writePartReport(values.json, { queryBrowser });
     return;
   }
   if (values['embed-only']) {
     const indexDir = values.index ?? DEFAULT_INDEX;
     await ensureRealIndex(indexDir, values.index === undefined);
     const passageEmbedding = await measureEmbedding(indexDir);
-    if (values.json) {
-      await mkdir(dirname(resolve(values.json)), { recursive: true });
-      await writeFile(values.json, `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown' }, passageEmbedding }, null, 2)}\n`);
-      log(`wrote ${values.json}`);
-    }
+    await writePartReport(values.json, { passageEmbedding });
     return;
   }
   if (values['device-document-only']) {
     if (!values['device-document']) throw new Error('--device-document-only needs --device-document <pdf>');
     const deviceDocument = measureDeviceDocument(values['device-document'], values['device-question'] ?? []);
     printDeviceDocument(deviceDocument);
-    if (values.json) {
-      await mkdir(dirname(resolve(values.json)), { recursive: true });
-      await writeFile(values.json, `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown' }, deviceDocument }, null, 2)}\n`);
-      log(`wrote ${values.json}`);
-    }
+    await writePartReport(values.json, { deviceDocument });
     return;
   }
   if (values['reader-only']) {
     const reader = await measureReader({ log });
-    if (values.json) {
-      await mkdir(dirname(resolve(values.json)), { recursive: true });
-      await writeFile(values.json, `${JSON.stringify({ date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown' }, reader }, null, 2)}\n`);
-      log(`wrote ${values.json}`);
-    }
+    await writePartReport(values.json, { reader });
     return;
   }
   const indexDir = values.index ?? DEFAULT_INDEX;
