@@ -34,7 +34,7 @@ export async function embedWithCache(embedder: Embedder, items: readonly CachedI
   const cache = await EmbeddingCache.open(options.cacheDir, embedder.id, embedder.dimensions, { fingerprint: embedder.fingerprint });
   const vectors = cache.getMany(items.map((i) => i.key));
   // One embedding per distinct text: the same passage under two documents (a booklet and its
-  // copy) has one key. The Harel corpus has 425 such repeats in 15,458 chunks.
+  // copy) has one key. The Harel corpus has 426 such repeats in 15,744 chunks.
   const firstOfKey = new Map<string, number>();
   const missing: number[] = [];
   vectors.forEach((v, i) => {
@@ -63,6 +63,5 @@ export async function embedWithCache(embedder: Embedder, items: readonly CachedI
   vectors.forEach((v, i) => {
     if (!v) vectors[i] = vectors[firstOfKey.get(items[i].key) as number];
   });
-  const reused = items.length - missing.length;
-  return { vectors: vectors as Float32Array[], embedded: missing.length, hits: reused, discarded: cache.discarded };
+  return { vectors: vectors as Float32Array[], embedded: missing.length, hits: items.length - missing.length, discarded: cache.discarded };
 }

@@ -10,16 +10,13 @@ import { loadEmbedder, type Embedder, type LoadEmbedderOptions } from './embedde
 export type EmbedWorkerLoadOptions = Omit<LoadEmbedderOptions, 'signal' | 'onProgress'>;
 
 /** Pool → thread. */
-export type EmbedWorkerRequest = { type: 'load'; options: EmbedWorkerLoadOptions } | { type: 'embed'; id: number; texts: string[] };
+export type EmbedWorkerRequest = { type: 'load'; options: EmbedWorkerLoadOptions } | { type: 'embed'; texts: string[] };
 
 /**
- * Thread → pool. `vectors` is every vector of the group end to end (transferred, not cloned). A
+ * Thread → pool: one reply a request (a thread has one request at a time, so replies need no id). `vectors` is every vector of the group end to end (transferred, not cloned). A
  * HarelError does not survive the structured clone as one, so its code and message travel.
  */
-export type EmbedWorkerReply =
-  | { type: 'loaded'; fingerprint: string; dimensions: number }
-  | { type: 'embedded'; id: number; vectors: Float32Array }
-  | { type: 'failed'; id: number | null; code: ErrorCode | null; message: string };
+export type EmbedWorkerReply = { type: 'loaded'; fingerprint: string; dimensions: number } | { type: 'embedded'; vectors: Float32Array } | { type: 'failed'; code: ErrorCode | null; message: string };
 
 const port = parentPort;
 if (!port) throw new Error('builder/embed/embed-worker.ts is the entry of a worker thread (builder/embed/embedder-pool.ts starts it)');
@@ -27,7 +24,6 @@ if (!port) throw new Error('builder/embed/embed-worker.ts is the entry of a work
 let embedder: Embedder | null = null;
 
 port.on('message', async (request: EmbedWorkerRequest) => {
-  const id = request.type === 'embed' ? request.id : null;
   let reply: EmbedWorkerReply;
   let transfer: ArrayBuffer[] = [];
   try {
@@ -39,13 +35,11 @@ port.on('message', async (request: EmbedWorkerRequest) => {
       const vectors = await embedder.embed(request.texts);
       const packed = new Float32Array(vectors.length * embedder.dimensions);
       vectors.forEach((v, i) => packed.set(v, i * embedder!.dimensions));
-      reply = { type: 'embedded', id: request.id, vectors: packed };
+      reply = { type: 'embedded', vectors: packed };
       transfer = [packed.buffer];
     }
   } catch (error) {
-    reply = isHarelError(error)
-      ? { type: 'failed', id, code: error.code, message: error.message }
-      : { type: 'failed', id, code: null, message: error instanceof Error ? error.message : String(error) };
+    reply = isHarelError(error) ? { type: 'failed', code: error.code, message: error.message } : { type: 'failed', code: null, message: error instanceof Error ? error.message : String(error) };
   }
   port.postMessage(reply, transfer);
 });

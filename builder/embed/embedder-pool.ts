@@ -106,7 +106,7 @@ export async function loadEmbedderPool(options: EmbedderPoolOptions = {}, entry:
       try {
         const replies = await Promise.all(list.map((lane) => lane.request({ type: 'load', options: threadOptions }, work.signal)));
         for (const reply of replies) {
-          if (reply.type !== 'loaded' || reply.fingerprint !== local.fingerprint) {
+          if (reply.type !== 'loaded' || reply.fingerprint !== local.fingerprint || reply.dimensions !== local.dimensions) {
             throw createError('EMBED_FAILED', local.id, 'a thread loaded the model differently from the builder (its test sentence embeds to other values)');
           }
         }
@@ -145,9 +145,8 @@ export async function loadEmbedderPool(options: EmbedderPoolOptions = {}, entry:
         lane.worker.ref();
         try {
           while (next < groups.length) {
-            const id = next++;
-            const group = groups[id];
-            const reply = await lane.request({ type: 'embed', id, texts: group.map((i) => texts[i]) }, work.signal);
+            const group = groups[next++];
+            const reply = await lane.request({ type: 'embed', texts: group.map((i) => texts[i]) }, work.signal);
             if (reply.type !== 'embedded') throw createError('EMBED_FAILED', local.id, `a thread answered ${reply.type} to a group of passages`);
             group.forEach((textIndex, j) => (out[textIndex] = reply.vectors.slice(j * local.dimensions, (j + 1) * local.dimensions)));
             done += group.length;
