@@ -13,8 +13,9 @@ export type EmbedWorkerLoadOptions = Omit<LoadEmbedderOptions, 'signal' | 'onPro
 export type EmbedWorkerRequest = { type: 'load'; options: EmbedWorkerLoadOptions } | { type: 'embed'; texts: string[] };
 
 /**
- * Thread → pool: one reply a request (a thread has one request at a time, so replies need no id). `vectors` is every vector of the group end to end (transferred, not cloned). A
- * HarelError does not survive the structured clone as one, so its code and message travel.
+ * Thread → pool: one reply a request (a thread has one request at a time, so replies need no id).
+ * `vectors` is every vector of the group end to end (transferred, not cloned). A HarelError does
+ * not survive the structured clone as one, so its code and message travel.
  */
 export type EmbedWorkerReply = { type: 'loaded'; fingerprint: string; dimensions: number } | { type: 'embedded'; vectors: Float32Array } | { type: 'failed'; code: ErrorCode | null; message: string };
 

@@ -3,7 +3,7 @@
 # trained with that fold held out and then read on it (evaluate.py --limit 0), and the folds' mean
 # (folds.py). These are the held-out figures a reported number rests on, and the adapters whose
 # verdicts on a fold's questions an answerability refit may use (no question read by an adapter
-# that trained on it). About an hour a fold on two cores (LoRA on all layers): run it in the
+# that trained on it). About 80 minutes a fold on two cores (train.py's defaults): run it in the
 # background. It resumes: train.py from runs/<run>-f<k>/ckpt.pt; a fold whose adapter exists is not
 # trained again, nor one whose eval file exists read again. FOLDS="0 1" limits the folds.
 set -euo pipefail
@@ -18,9 +18,7 @@ while [ $# -gt 0 ]; do
     *) args+=("$1"); shift ;;
   esac
 done
-# Defaults of the run the folds repeat; a setting given on the command line comes later and wins.
-base=(--lora_layers all)
-"$PY" train.py "${base[@]}" "${args[@]}" --parse-only
+"$PY" train.py "${args[@]}" --parse-only
 bash setup.sh
 if [ ! -f data/reader.jsonl ]; then
   mkdir -p data
@@ -28,7 +26,7 @@ if [ ! -f data/reader.jsonl ]; then
 fi
 for k in ${FOLDS:-0 1 2 3 4}; do
   name="$run-f$k"
-  [ -f "runs/$name/adapter/adapter_model.safetensors" ] || .venv/bin/python train.py --run "$name" --held_out_fold "$k" "${base[@]}" "${args[@]}"
+  [ -f "runs/$name/adapter/adapter_model.safetensors" ] || .venv/bin/python train.py --run "$name" --held_out_fold "$k" "${args[@]}"
   out="runs/$name/eval-fold$k-all.json"
   [ -f "$out" ] || .venv/bin/python evaluate.py --fold "$k" --limit 0 --adapter "runs/$name/adapter" --out "$out"
 done
