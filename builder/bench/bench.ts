@@ -17,7 +17,7 @@
  * beside each corpus.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -490,16 +490,16 @@ async function main(): Promise<void> {
       log,
     ).catch((error: unknown) => ({ error: error instanceof Error ? error.message : String(error) }));
   /** The question's path in Chromium with the real E5 (demo/scripts/query-model-bench.ts, its own report), or why not. */
-  const measureQueryBrowser = (): QueryBrowserFigures => {
+  const measureQueryBrowser = async (): Promise<QueryBrowserFigures> => {
     const json = resolve('.tmp/bench-query-browser.json');
     const args = ['--import', 'tsx', 'demo/scripts/query-model-bench.ts', '--runs', String(values.runs ?? 2), '--json', json];
     if (values['query-browser-index']) args.push('--index', values['query-browser-index'], '--questions', values.questions ?? DEFAULT_QUESTIONS);
     const run = spawnSync(process.execPath, args, { stdio: 'inherit' });
     if (run.status !== 0) return { error: `demo/scripts/query-model-bench.ts exited with ${run.status ?? run.signal}` };
-    return JSON.parse(readFileSync(json, 'utf8')) as Record<string, unknown>;
+    return JSON.parse(await readFile(json, 'utf8')) as Record<string, unknown>;
   };
   if (values['query-browser-only']) {
-    const queryBrowser = measureQueryBrowser();
+    const queryBrowser = await measureQueryBrowser();
     await writePartReport(values.json, { queryBrowser });
     return;
   }
@@ -561,7 +561,7 @@ async function main(): Promise<void> {
   if (values['orama-save']) await oramaSave(indexDir, Number(values.dims ?? 384));
   report.queryModel = await measureQueryModel(indexDir, queries, values['model-dir'] ?? 'models', values['query-model']);
   if (values.embed) report.passageEmbedding = await measureEmbedding(indexDir);
-  if (values['query-browser']) report.queryBrowser = measureQueryBrowser();
+  if (values['query-browser']) report.queryBrowser = await measureQueryBrowser();
 
   for (const n of scales) {
     const dir = resolve(`.tmp/bench-${n}`);

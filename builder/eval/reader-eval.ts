@@ -32,6 +32,8 @@ export interface ReaderEvalRecord {
   reason: string | null;
   calls: number;
   ms: number;
+  /** The reader's p(no-answer) at its reply's first token (answer.reader.noAnswerProbability): an answerability input. */
+  noAnswerProbability: number | null;
   /** Answerable questions: the span's F1 / exact match against the best ground truth (0 without a span). */
   f1: number | null;
   exact: number | null;
@@ -211,6 +213,7 @@ export async function runReaderEval(options: ReaderEvalOptions): Promise<ReaderE
           reason: reader?.reason ?? result.error,
           calls: reader?.calls ?? 0,
           ms: reader?.ms ?? 0,
+          noAnswerProbability: reader?.noAnswerProbability ?? null,
           f1: scores?.f1 ?? null,
           exact: scores?.exact ?? null,
           refused: answer?.refused ?? true,

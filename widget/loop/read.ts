@@ -14,6 +14,7 @@
  */
 import type { Answer, AnswerReader } from '../answer/types.ts';
 import { stripBidiControls } from '../core/bidi-controls.ts';
+import { parseClauseLine } from '../core/chunk/clause.ts';
 import { createError, isHarelError } from '../core/errors.ts';
 import type { PassageReader, ReaderReply } from '../engines/reader.ts';
 import type { ContextPassage } from '../search/search-service.ts';
@@ -116,12 +117,24 @@ function indexOfRun(all: readonly string[], run: readonly string[]): number {
 }
 
 /**
+ * A clause number alone ("3.1.2", "5.7", "(4.2)", ".8.5.3"): where a fact stands, not the fact.
+ * Multi-level only, so a bare amount ("30") stays an answer.
+ */
+const CLAUSE_NUMBER = /^[.(]?\d{1,2}(?:\.\d{1,2}){1,4}[.)]?$/;
+
+/**
  * The span as it stands in the window, or null where the reply is not verbatim in it (ground: a
  * reader that rewrites, or reads a number the page does not hold, is not quoted). A span must hold
- * a letter or a digit.
+ * a letter or a digit. A clause number is not an answer: alone it is discarded, and one leading
+ * the span's words is dropped (clause.ts decides, so "2.5 מיליון" stays a quantity). Measured on
+ * the demo's questions (docs/how-it-answers.md#the-reader): the reader copied the line's clause
+ * number in 8 of its 29 spans there, as policies open their lines with one.
  */
 export function verbatimSpan(reply: string, window: string): string | null {
-  const span = normalizeForReader(reply).replace(/^["'״׳]+|["'״׳]+$/g, '');
+  let span = normalizeForReader(reply).replace(/^["'״׳]+|["'״׳]+$/g, '');
+  if (CLAUSE_NUMBER.test(span)) return null;
+  const clause = parseClauseLine(span);
+  if (clause?.mark.kind === 'number' && clause.rest) span = clause.rest;
   if (!/[\p{L}\p{N}]/u.test(span)) return null;
   return normalizeForReader(window).includes(span) ? span : null;
 }

@@ -14,6 +14,7 @@ const record = (over: Partial<ReaderEvalRecord>): ReaderEvalRecord => ({
   reason: null,
   calls: 1,
   ms: 1000,
+  noAnswerProbability: 0.1,
   f1: null,
   exact: null,
   refused: false,
