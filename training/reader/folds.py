@@ -4,7 +4,10 @@ never saw it (folds.sh writes runs/<run>-f<k>/eval-fold<k>-all.json).
     .venv/bin/python folds.py --run r16-all7-all-bal
 
 Needs no packages beyond the standard library. Prints a Markdown table (all, HeQ, dev-v2 rows per
-fold, then the mean over the folds present) and writes runs/<run>-folds.json.
+fold, then the mean over the folds present) and writes runs/<run>-folds.json. Where folds.sh read
+a fold in the loop too (LOOP=1: runs/<run>-f<k>/loop-dev-v2.json, loop-heq.json), a second table
+gives each fold's loop figures and their sums: counts add up over folds (dev-v2's 12 unanswerable
+questions lie in five folds), F1 is averaged over the questions.
 """
 
 import argparse
@@ -26,6 +29,53 @@ def figures(summary: dict) -> dict:
         "grounded": summary["grounded"],
         "msP50": summary["msP50"],
     }
+
+
+def loop_rows(run: str) -> dict:
+    """Each fold's loop figures (harel-builder eval --reader's summary), by set."""
+    rows = {}
+    for k in range(5):
+        for part, file in (("dev-v2", "loop-dev-v2.json"), ("HeQ", "loop-heq.json")):
+            path = HERE / "runs" / f"{run}-f{k}" / file
+            if path.exists():
+                reader = json.loads(path.read_text())["reader"]
+                rows.setdefault(k, {})[part] = reader
+    return rows
+
+
+def print_loop(rows: dict) -> dict:
+    """Per fold and summed: questions read, span F1 (answerable), "not here" on unanswerable and
+    answerable questions read, refusals without and with reader-refuses, call p50."""
+    print("\n| fold | set | read | F1 | not here: unanswerable | not here: answerable | unanswerable refused (with reader-refuses) | answerable refused (with) | call p50 |")
+    print("|" + "---|" * 9)
+    totals = {}
+    for k in sorted(rows):
+        for part, r in rows[k].items():
+            loop, na = r["loop"], r["noAnswer"]
+            said_un = round((na["recall"] or 0) * na["unanswerableRead"])
+            said_an = round((na["falseRate"] or 0) * na["answerableRead"])
+            answerable_read = sum(1 for rec in r["records"] if rec["answerable"])
+            t = totals.setdefault(part, {"read": 0, "f1sum": 0.0, "answerable": 0, "saidUn": 0, "unRead": 0, "saidAn": 0, "anRead": 0,
+                                         "un": 0, "refUn": 0, "refUnR": 0, "an": 0, "ref": 0, "refR": 0})
+            t["read"] += r["read"]
+            t["f1sum"] += r["f1"] * answerable_read
+            t["answerable"] += answerable_read
+            t["saidUn"] += said_un
+            t["unRead"] += na["unanswerableRead"]
+            t["saidAn"] += said_an
+            t["anRead"] += na["answerableRead"]
+            for key, src in (("un", "unanswerable"), ("refUn", "refusedUnanswerable"), ("refUnR", "refusedUnanswerableWithReader"),
+                             ("an", "answerable"), ("ref", "falseRefusals"), ("refR", "falseRefusalsWithReader")):
+                t[key] += loop[src]
+            p50 = f"{r['msP50'] / 1000:.1f} s" if r["msP50"] else "—"
+            print(f"| {k} | {part} | {r['read']} | {r['f1']:.3f} | {said_un} of {na['unanswerableRead']} | {said_an} of {na['answerableRead']} | "
+                  f"{loop['refusedUnanswerable']} ({loop['refusedUnanswerableWithReader']}) of {loop['unanswerable']} | "
+                  f"{loop['falseRefusals']} ({loop['falseRefusalsWithReader']}) of {loop['answerable']} | {p50} |")
+    for part, t in totals.items():
+        f1 = t["f1sum"] / t["answerable"] if t["answerable"] else 0.0
+        print(f"| all {len(rows)} | {part} | {t['read']} | {f1:.3f} | {t['saidUn']} of {t['unRead']} | {t['saidAn']} of {t['anRead']} | "
+              f"{t['refUn']} ({t['refUnR']}) of {t['un']} | {t['ref']} ({t['refR']}) of {t['an']} | |")
+    return totals
 
 
 def main():
@@ -56,8 +106,10 @@ def main():
     for part in parts:
         r = mean[part]
         print(f"| mean of {len(rows)} | {part} | {r['n']} | {' | '.join(str(r.get(c)) for c, _ in COLUMNS)} |")
+    loops = loop_rows(args.run)
+    loop_totals = print_loop(loops) if loops else None
     out = HERE / "runs" / f"{args.run}-folds.json"
-    out.write_text(json.dumps({"run": args.run, "folds": rows, "mean": mean}, indent=1) + "\n")
+    out.write_text(json.dumps({"run": args.run, "folds": rows, "mean": mean, "loopTotals": loop_totals}, indent=1) + "\n")
     print(f"wrote {out}")
 
 

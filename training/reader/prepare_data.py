@@ -20,6 +20,7 @@ Run: .venv/bin/python prepare_data.py   (prints counts per source, kind and fold
 import argparse
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -39,6 +40,7 @@ OUT = HERE / "data" / "reader.jsonl"
 NEGATIVE_CANDIDATES = 8  # ranked pages tried before a question goes without a negative
 WINDOW_STRIDE = 6  # words between the starts of the windows compared on a page
 SAMPLE = 15  # dev-v2 targets printed for checking by hand
+CLAUSE_LABEL_SEED = 4321  # its own stream: the windows' random placement stays as without labels
 PUNCT = " ,.;:!?()[]{}\"'-–—•·|/\\"
 # ---------------------------------------------------------------------------------------------
 
@@ -156,9 +158,42 @@ def locate(context: Text, raw_context: str, answer: dict) -> tuple[int, int] | N
     return start, start + len(text)
 
 
-def heq_examples(fmt: PromptFormat, rng: random.Random) -> list[dict]:
+SENTENCE_END = re.compile(r"[.!?;:]\s+(?=[\u05D0-\u05EAA-Za-z\"(])")
+
+
+def with_clause_labels(para: dict, rng: random.Random) -> dict:
+    """The paragraph as a policy would print it: a clause number ("4.2", "4.2.1") before each
+    sentence, answer offsets moved to match. The loop reads policies, whose lines open with clause
+    numbers, and the reader copied them for answers (8 of 29 demo spans): HeQ's prose has none."""
+    context = para["context"]
+    starts = [0] + [m.end() for m in SENTENCE_END.finditer(context)]
+    section, depth = rng.randint(1, 12), rng.choice((2, 3))
+    parent = rng.randint(1, 9)
+    labels = [f"{section}.{i + 1}" if depth == 2 else f"{section}.{parent}.{i + 1}" for i in range(len(starts))]
+    pieces, last = [], 0
+    for at, label in zip(starts, labels):
+        pieces += [context[last:at], label + " "]
+        last = at
+    pieces.append(context[last:])
+
+    def moved(offset: int) -> int:
+        return offset + sum(len(label) + 1 for at, label in zip(starts, labels) if at <= offset)
+
+    def shift(answers: list[dict]) -> list[dict]:
+        return [{**a, "answer_start": moved(a["answer_start"])} for a in answers]
+
+    qas = [{**qa, "answers": shift(qa["answers"]), "wrong_answers": shift(qa.get("wrong_answers", []))} for qa in para["qas"]]
+    return {**para, "context": "".join(pieces), "qas": qas}
+
+
+def heq_examples(fmt: PromptFormat, rng: random.Random, clause_labels: float = 0.0) -> list[dict]:
     data = json.loads(HEQ.read_text())
     paragraphs = [p for article in data["data"] for p in article["paragraphs"]]
+    if clause_labels > 0:
+        labels_rng = random.Random(CLAUSE_LABEL_SEED)
+        chosen = [labels_rng.random() < clause_labels for _ in paragraphs]
+        paragraphs = [with_clause_labels(p, labels_rng) if c else p for p, c in zip(paragraphs, chosen)]
+        print(f"  clause numbers before the sentences of {sum(chosen)} of {len(paragraphs)} paragraphs")
     order = list(range(len(paragraphs)))
     rng.shuffle(order)
     fold_of = {p: i % FOLDS for i, p in enumerate(order)}
@@ -325,6 +360,8 @@ def dev_examples(fmt: PromptFormat, rng: random.Random) -> tuple[list[dict], lis
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--clause-labels", type=float, default=0.0, dest="clause_labels",
+                        help="share of HeQ paragraphs given a clause number before each sentence (0: none, the shipped data)")
     args = parser.parse_args()
     for path in (HEQ, DEV, CORPUS):
         if not path.exists():
@@ -332,7 +369,7 @@ def main():
     rng = random.Random(SEED)
     fmt = PromptFormat(load_tokenizer())
     print(f"prompt: {fmt.fixed} fixed tokens; no-answer {NO_ANSWER!r}")
-    heq = heq_examples(fmt, rng)
+    heq = heq_examples(fmt, rng, args.clause_labels)
     dev, sample = dev_examples(fmt, rng)
     rows = heq + dev
     args.out.parent.mkdir(parents=True, exist_ok=True)

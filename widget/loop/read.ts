@@ -118,7 +118,9 @@ function indexOfRun(all: readonly string[], run: readonly string[]): number {
 
 /**
  * A clause number alone ("3.1.2", "5.7", "(4.2)", ".8.5.3"): where a fact stands, not the fact.
- * Multi-level only, so a bare amount ("30") stays an answer.
+ * Multi-level only, so a bare amount ("30") stays an answer; a bare decimal ("12.2") is taken for
+ * a clause number too, a loss the data allows (2 of HeQ's 1,001 answers that fit; an amount in a
+ * policy carries its unit).
  */
 const CLAUSE_NUMBER = /^[.(]?\d{1,2}(?:\.\d{1,2}){1,4}[.)]?$/;
 
