@@ -34,6 +34,9 @@ export interface ReaderEvalRecord {
   ms: number;
   /** The reader's p(no-answer) at its reply's first token (answer.reader.noAnswerProbability): an answerability input. */
   noAnswerProbability: number | null;
+  /** The loop's fitted probabilities before reading (answer.evidence): what a refit with the reader's word starts from. */
+  answerableProbability: number | null;
+  correctProbability: number | null;
   /** Answerable questions: the span's F1 / exact match against the best ground truth (0 without a span). */
   f1: number | null;
   exact: number | null;
@@ -214,6 +217,8 @@ export async function runReaderEval(options: ReaderEvalOptions): Promise<ReaderE
           calls: reader?.calls ?? 0,
           ms: reader?.ms ?? 0,
           noAnswerProbability: reader?.noAnswerProbability ?? null,
+          answerableProbability: answer?.evidence?.answerable ?? null,
+          correctProbability: answer?.evidence?.correct ?? null,
           f1: scores?.f1 ?? null,
           exact: scores?.exact ?? null,
           refused: answer?.refused ?? true,

@@ -15,6 +15,8 @@ const record = (over: Partial<ReaderEvalRecord>): ReaderEvalRecord => ({
   calls: 1,
   ms: 1000,
   noAnswerProbability: 0.1,
+  answerableProbability: 0.8,
+  correctProbability: 0.6,
   f1: null,
   exact: null,
   refused: false,
