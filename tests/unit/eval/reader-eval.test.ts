@@ -4,26 +4,10 @@
  * and the loop's refusals as they would be with reader-refuses.
  */
 import { describe, expect, it } from 'vitest';
-import { formatReaderSummary, spanScores, summarizeReader, type ReaderEvalRecord } from '../../../builder/eval/reader-eval.ts';
+import { formatReaderSummary, spanScores, summarizeReader } from '../../../builder/eval/reader-eval.ts';
+import { readerRecord } from './reader-record.ts';
 
-const record = (over: Partial<ReaderEvalRecord>): ReaderEvalRecord => ({
-  id: 'q',
-  answerable: true,
-  verdict: 'span',
-  span: null,
-  reason: null,
-  calls: 1,
-  ms: 1000,
-  noAnswerProbability: 0.1,
-  answerableProbability: 0.8,
-  correctProbability: 0.6,
-  f1: null,
-  exact: null,
-  refused: false,
-  confidence: 'medium',
-  citesGold: true,
-  ...over,
-});
+const record = readerRecord;
 
 describe('reader figures', () => {
   it('scores a span against the best ground truth, a prefixed Hebrew word matching its bare form', () => {

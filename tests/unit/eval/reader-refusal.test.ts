@@ -1,25 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { crossFitReaderRefusal, readerRefusalRows } from '../../../builder/eval/fit/reader-refusal.ts';
 import type { ReaderEvalRecord } from '../../../builder/eval/reader-eval.ts';
+import { readerRecord } from './reader-record.ts';
 
-const record = (over: Partial<ReaderEvalRecord>): ReaderEvalRecord => ({
-  id: 'q',
-  answerable: true,
-  verdict: 'span',
-  span: 'x',
-  reason: null,
-  calls: 1,
-  ms: 1000,
-  noAnswerProbability: 0.1,
-  answerableProbability: 0.7,
-  correctProbability: 0.5,
-  f1: null,
-  exact: null,
-  refused: false,
-  confidence: 'medium',
-  citesGold: true,
-  ...over,
-});
+// A span read with some doubt, unless `over` says otherwise.
+const record = (over: Partial<ReaderEvalRecord>) => readerRecord({ span: 'x', answerableProbability: 0.7, correctProbability: 0.5, ...over });
 
 describe('refusing on the reader’s word, fitted', () => {
   it('makes a row per record: features only where the reader read, the rule as reader-refuses applies it', () => {
