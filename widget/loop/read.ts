@@ -193,7 +193,7 @@ export async function readAnswer(question: string, answer: Pick<Answer, 'citatio
       // The least certain "not here": the answer is refused only as surely as its likeliest window.
       noAnswerProbability: probabilities.length ? Math.min(...probabilities) : null,
       model: reader.modelId,
-      reason: allNoAnswer ? null : 'no reply was verbatim in its passage',
+      reason: allNoAnswer ? null : 'no reply was an answer verbatim in its passage (a clause number alone is none)',
     },
     text: null,
     allNoAnswer,

@@ -109,6 +109,14 @@ describe('a span counts only verbatim', () => {
     expect(reader.calls).toHaveLength(2);
     expect(outcome.reader.verdict).toBe('span');
     expect(outcome.reader.span).toBe('250 ש"ח');
+
+    const labelsOnly = new RuleReader(() => '3.1.2');
+    const none = await readAnswer('כמה?', { text: 'x [1]', citations: [{ n: 1, chunkId: 'a', quote: '3.1.2 החלפת שמשה' }] as Answer['citations'] }, [contextPassage('a', passage)], labelsOnly, {
+      maxCalls: 2,
+    });
+    expect(none.reader.verdict).toBe('skipped');
+    expect(none.reader.reason).toMatch(/clause number/);
+    expect(none.text).toBeNull();
   });
 
   it('never hands the reader control-token text from a page or a question', async () => {
