@@ -51,15 +51,15 @@ def print_loop(rows: dict) -> dict:
     totals = {}
     for k in sorted(rows):
         for part, r in rows[k].items():
-            loop, na = r["loop"], r["noAnswer"]
-            said_un = round((na["recall"] or 0) * na["unanswerableRead"])
-            said_an = round((na["falseRate"] or 0) * na["answerableRead"])
-            answerable_read = sum(1 for rec in r["records"] if rec["answerable"])
+            loop, na, records = r["loop"], r["noAnswer"], r["records"]
+            said_un = sum(1 for q in records if not q["answerable"] and q["calls"] > 0 and q["verdict"] == "no-answer")
+            said_an = sum(1 for q in records if q["answerable"] and q["calls"] > 0 and q["verdict"] == "no-answer")
+            answerable = sum(1 for q in records if q["answerable"])
             t = totals.setdefault(part, {"read": 0, "f1sum": 0.0, "answerable": 0, "saidUn": 0, "unRead": 0, "saidAn": 0, "anRead": 0,
                                          "un": 0, "refUn": 0, "refUnR": 0, "an": 0, "ref": 0, "refR": 0})
             t["read"] += r["read"]
-            t["f1sum"] += r["f1"] * answerable_read
-            t["answerable"] += answerable_read
+            t["f1sum"] += r["f1"] * answerable  # the summary's F1 is the mean over the answerable questions
+            t["answerable"] += answerable
             t["saidUn"] += said_un
             t["unRead"] += na["unanswerableRead"]
             t["saidAn"] += said_an

@@ -29,16 +29,17 @@ if [ ! -f data/reader.jsonl ]; then
   mkdir -p data
   .venv/bin/python prepare_data.py | tee data/prepare.log
 fi
-# The fold's adapter in the loop: merged (the base GGUF reused from models/gguf/), then read on the
+# The fold's adapter in the loop: merged onto the base GGUF of models/gguf/ (linked with its .sha256
+# record, which `models fetch` reads as "already present": no second download), then read on the
 # fold's own questions over BM25 indexes of the corpus and of HeQ (built once into .tmp/).
 read_in_loop() {
   local k="$1" name="$2" root=../..
-  local gguf="runs/$name/gguf/gemma-3-270m-harel-reader.gguf"
+  local gguf="runs/$name/gguf/gemma-3-270m-harel-reader.gguf" base="gemma-3-270m-q4_k_m.gguf"
   if [ ! -f "$gguf" ]; then
     mkdir -p "runs/$name/gguf"
-    ln -sf "$(cd "$root" && pwd)/models/gguf/gemma-3-270m-q4_k_m.gguf" "runs/$name/gguf/gemma-3-270m-q4_k_m.gguf"
+    for f in "$base" "$base.sha256"; do ln -sf "$(cd "$root" && pwd)/models/gguf/$f" "runs/$name/gguf/$f"; done
     (cd "$root" && npx harel-builder models fetch --only gemma --adapter "training/reader/runs/$name/adapter" --out "training/reader/runs/$name" --quiet)
-    rm -f "runs/$name/gguf/gemma-3-270m-q4_k_m.gguf" "runs/$name/gguf/gemma-3-270m-q4_k_m.gguf.sha256"
+    rm -f "runs/$name/gguf/$base" "runs/$name/gguf/$base.sha256"
   fi
   .venv/bin/python held_out_questions.py --fold "$k" --out "runs/$name/dev-v2-fold$k.json"
   .venv/bin/python held_out_questions.py --heq --fold "$k" --out "runs/$name/heq-fold$k.json"

@@ -10,9 +10,6 @@ import type { ReaderEvalRecord } from '../reader-eval.ts';
 import { fitLogistic, predictLogistic } from './logistic.ts';
 import { refusalThreshold } from './thresholds.ts';
 
-/** The second stage's inputs, in this order. */
-export const READER_REFUSAL_FEATURES = ['answerableLogit', 'saidNotHere', 'noAnswerProbability', 'hadSpan'] as const;
-
 export interface ReaderRefusalRow {
   id: string;
   /** The question set ("dev-v2", "HeQ"): thresholds are set on the insurer's. */
@@ -24,7 +21,11 @@ export interface ReaderRefusalRow {
   refusedByLoop: boolean;
   /** reader-refuses' rule: every window said "not here" and the answer is below "high". */
   refusedByRule: boolean;
-  /** READER_REFUSAL_FEATURES' values; null where the reader did not read (refused before, no window). */
+  /**
+   * The second stage's inputs: the loop's answerable probability as a logit, "not here" (0/1), the
+   * reader's p(no-answer), a span found (0/1). Null where the reader did not read (refused before,
+   * no window).
+   */
   features: number[] | null;
 }
 
