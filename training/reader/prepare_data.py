@@ -13,6 +13,9 @@ Sources (../shared/data, read only, never copied into the repository):
 - Negatives that teach grading (one per answerable question): the same question with the window of
   the page (HeQ: paragraph of the same fold) BM25 ranks first among those that are not gold, whose
   window holds none of the answer's text, numbers or most of its fact words -> NO_ANSWER.
+- With --own-windows, a harder negative per answerable HeQ question: its own paragraph's window that
+  shares most words with the question and holds no word of the answer -> NO_ANSWER (on topic, the
+  fact a sentence away: what the loop reads beside the right window of a policy page).
 
 Run: .venv/bin/python prepare_data.py   (prints counts per source, kind and fold, and a sample)
 """
@@ -186,7 +189,22 @@ def with_clause_labels(para: dict, rng: random.Random) -> dict:
     return {**para, "context": "".join(pieces), "qas": qas}
 
 
-def heq_examples(fmt: PromptFormat, rng: random.Random, clause_labels: float = 0.0) -> list[dict]:
+def own_window(ctx: Text, span_words: tuple[int, int], answers: list[str], budget: int, question: str) -> tuple[int, int] | None:
+    """The window of the question's own paragraph that shares most words with the question among
+    those that hold no word of the answer and none of its texts: on topic, the fact not in it."""
+    score, best, best_score = overlap_score(question), None, 0.0
+    for a, b in ctx.windows(budget):
+        fit = ctx.exact_fit(a, b, budget, ((a + b) // 2,) * 2)
+        if not fit or fit[1] > span_words[0] and fit[0] < span_words[1]:
+            continue
+        text = ctx.join(*fit)
+        s = score(text)
+        if s > best_score and not any(answer in text for answer in answers):
+            best, best_score = fit, s
+    return best
+
+
+def heq_examples(fmt: PromptFormat, rng: random.Random, clause_labels: float = 0.0, own_windows: bool = False) -> list[dict]:
     data = json.loads(HEQ.read_text())
     paragraphs = [p for article in data["data"] for p in article["paragraphs"]]
     if clause_labels > 0:
@@ -232,6 +250,13 @@ def heq_examples(fmt: PromptFormat, rng: random.Random, clause_labels: float = 0
             out.append(
                 example("heq", "answer", fold, qid, question, passage, target, [a for a in answers if a in passage], f"heq:p{pi}", fmt)
             )
+            if own_windows:
+                # No draw from rng: every other example stays where it was without this option.
+                own = own_window(ctx, ctx.word_range(*span), answers, budget, question)
+                if own:
+                    out.append(example("heq", "own-window", fold, qid, question, ctx.join(*own), NO_ANSWER, [], f"heq:p{pi}", fmt))
+                else:
+                    skipped["heq own-window negative: paragraph within one window"] += 1
             others = index.ranked(question, lambda j: j != pi and fold_of[j] == fold)
             for j in others[:NEGATIVE_CANDIDATES]:
                 win = texts[j].best_window(budget, overlap_score(question))[1]
@@ -362,6 +387,8 @@ def main():
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--clause-labels", type=float, default=0.0, dest="clause_labels",
                         help="share of HeQ paragraphs given a clause number before each sentence (0: none, the shipped data)")
+    parser.add_argument("--own-windows", action="store_true", dest="own_windows",
+                        help="also, for each answerable HeQ question, its own paragraph's best window without the answer -> no-answer")
     args = parser.parse_args()
     for path in (HEQ, DEV, CORPUS):
         if not path.exists():
@@ -369,7 +396,7 @@ def main():
     rng = random.Random(SEED)
     fmt = PromptFormat(load_tokenizer())
     print(f"prompt: {fmt.fixed} fixed tokens; no-answer {NO_ANSWER!r}")
-    heq = heq_examples(fmt, rng, args.clause_labels)
+    heq = heq_examples(fmt, rng, args.clause_labels, args.own_windows)
     dev, sample = dev_examples(fmt, rng)
     rows = heq + dev
     args.out.parent.mkdir(parents=True, exist_ok=True)
