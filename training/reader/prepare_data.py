@@ -107,9 +107,12 @@ class Text:
             if b >= len(self.words):
                 break
 
-    def best_window(self, budget: int, score) -> tuple[float, tuple[int, int] | None]:
+    def best_window(self, budget: int, score, allowed=None) -> tuple[float, tuple[int, int] | None]:
+        """The window with the highest score(text), among those allowed(a, b) where given."""
         best, best_score = None, -1.0
         for a, b in self.windows(budget):
+            if allowed and not allowed(a, b):
+                continue
             s = score(self.join(a, b))
             if s > best_score:
                 best, best_score = (a, b), s
@@ -192,16 +195,10 @@ def with_clause_labels(para: dict, rng: random.Random) -> dict:
 def own_window(ctx: Text, span_words: tuple[int, int], answers: list[str], budget: int, question: str) -> tuple[int, int] | None:
     """The window of the question's own paragraph that shares most words with the question among
     those that hold no word of the answer and none of its texts: on topic, the fact not in it."""
-    score, best, best_score = overlap_score(question), None, 0.0
-    for a, b in ctx.windows(budget):
-        fit = ctx.exact_fit(a, b, budget, ((a + b) // 2,) * 2)
-        if not fit or fit[1] > span_words[0] and fit[0] < span_words[1]:
-            continue
-        text = ctx.join(*fit)
-        s = score(text)
-        if s > best_score and not any(answer in text for answer in answers):
-            best, best_score = fit, s
-    return best
+    overlap = overlap_score(question)
+    score = lambda text: -1 if any(answer in text for answer in answers) else overlap(text)  # noqa: E731
+    best_score, best = ctx.best_window(budget, score, allowed=lambda a, b: b <= span_words[0] or a >= span_words[1])
+    return best if best_score > 0 else None
 
 
 def heq_examples(fmt: PromptFormat, rng: random.Random, clause_labels: float = 0.0, own_windows: bool = False) -> list[dict]:
