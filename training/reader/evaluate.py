@@ -2,6 +2,7 @@
 
     .venv/bin/python evaluate.py --fold 0 --limit 40                       # the base model
     .venv/bin/python evaluate.py --fold 0 --limit 40 --adapter runs/r16-all7-upper-bal/adapter
+    .venv/bin/python evaluate.py --fold 0 --limit 0 --adapter adapter --span-only --ids ids.json  # only those examples
 
 The subset: the fold's examples grouped by (source, kind), each group in a seeded order, then taken
 round-robin, so the first N hold every source and kind in about equal numbers.
@@ -109,6 +110,35 @@ def read(model, ids, fmt, stop, bar=None):
         )
 
 
+def read_span(model, ids, fmt, stop, constraint, top_k=64):
+    """Greedy decoding that may only write what `constraint` allows (span_constraint.py): at each
+    step the likeliest of the top `top_k` tokens that keeps the reply allowed; an end-of-turn
+    token once something is written; nothing left in the top `top_k` ends the reply. Returns the
+    reply's token ids and the first step's logits."""
+    import torch
+
+    with torch.no_grad():
+        out = model(input_ids=ids, attention_mask=torch.ones_like(ids), use_cache=True)
+        first = logits = out.logits[0, -1]
+        reply: list[int] = []
+        for _ in range(ANSWER_TOKENS):
+            choice = None
+            for t in torch.topk(logits, top_k).indices.tolist():
+                if t in stop:
+                    if reply:
+                        choice = t
+                        break
+                elif constraint.allows(fmt.tok.decode(reply + [t], skip_special_tokens=True)):
+                    choice = t
+                    break
+            if choice is None or choice in stop:
+                break
+            reply.append(choice)
+            out = model(input_ids=torch.tensor([[choice]]), past_key_values=out.past_key_values, use_cache=True)
+            logits = out.logits[0, -1]
+    return reply, first
+
+
 def main():
     parser = argparse.ArgumentParser(description="Held-out figures of the reader")
     parser.add_argument("--data", default="data/reader.jsonl")
@@ -117,7 +147,10 @@ def main():
     parser.add_argument("--adapter", type=Path, default=None, help="a folder with adapter_model.safetensors")
     parser.add_argument("--no-answer-threshold", type=float, default=None, dest="threshold",
                         help="say no-answer only where the no-answer token's probability at the first step is at least this; below it, decode again with that token barred (default: plain greedy)")
+    parser.add_argument("--span-only", action="store_true", dest="span_only",
+                        help="decode only verbatim spans of the passage, or the no-answer string (span_constraint.py; measured, did not gain: README.md)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--ids", type=Path, default=None, help="a JSON list of example ids: read only those (of the chosen subset)")
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args()
 
@@ -125,10 +158,14 @@ def main():
 
     from gemma_io import load_adapter, load_base_model, load_tokenizer
     from prompt_format import PromptFormat
+    from span_constraint import SpanConstraint
 
     torch.set_num_threads(args.threads)
     rows = [json.loads(line) for line in open(HERE / args.data)]
     chosen = subset(rows, args.fold, args.limit)
+    if args.ids:
+        wanted = set(json.loads(args.ids.read_text()))
+        chosen = [r for r in chosen if r["id"] in wanted]
     fmt = PromptFormat(load_tokenizer())
     model = load_base_model()
     if args.adapter:
@@ -138,19 +175,23 @@ def main():
     no_first = fmt.encode(NO_ANSWER)[0]
     stop = [fmt.end_turn, fmt.tok.eos_token_id, fmt.start_turn]
     name = args.adapter.parent.name if args.adapter else "base"
-    out = args.out or (args.adapter.parent if args.adapter else HERE / "runs" / "base") / f"eval-fold{args.fold}-n{len(chosen)}{'' if args.threshold is None else f'-t{args.threshold}'}.json"
+    out = args.out or (args.adapter.parent if args.adapter else HERE / "runs" / "base") / f"eval-fold{args.fold}-n{len(chosen)}{'' if args.threshold is None else f'-t{args.threshold}'}{'-span' if args.span_only else ''}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
 
     results = []
     for k, ex in enumerate(chosen):
         ids = torch.tensor([fmt.prompt_ids(ex["question"], ex["passage"])])
         t = time.time()
-        gen = read(model, ids, fmt, stop)
-        p_no = torch.softmax(gen.scores[0][0].float(), -1)[no_first].item()
-        if args.threshold is not None and p_no < args.threshold and gen.sequences[0, ids.shape[1]].item() == no_first:
-            gen = read(model, ids, fmt, stop, bar=[no_first])
+        if args.span_only:
+            new, first = read_span(model, ids, fmt, stop, SpanConstraint(ex["passage"], NO_ANSWER))
+            p_no = torch.softmax(first.float(), -1)[no_first].item()
+        else:
+            gen = read(model, ids, fmt, stop)
+            p_no = torch.softmax(gen.scores[0][0].float(), -1)[no_first].item()
+            if args.threshold is not None and p_no < args.threshold and gen.sequences[0, ids.shape[1]].item() == no_first:
+                gen = read(model, ids, fmt, stop, bar=[no_first])
+            new = [i for i in gen.sequences[0, ids.shape[1] :].tolist() if i not in stop]
         ms = (time.time() - t) * 1000
-        new = [i for i in gen.sequences[0, ids.shape[1] :].tolist() if i not in stop]
         reply = normalize_space(fmt.tok.decode(new, skip_special_tokens=True))
         no_answer = is_no_answer(reply)
         f1, em = (0.0, 0.0) if no_answer else f1_exact(reply, ex["answers"] or [ex["target"]])
@@ -162,7 +203,7 @@ def main():
         results.append(r)
         print(f"[{k + 1}/{len(chosen)}] {ex['source']}/{ex['kind']} f1 {f1:.2f} {ms:.0f} ms | {reply[:60]!r} <- {ex['target'][:40]!r}", flush=True)
 
-    summary = {"model": name, "fold": args.fold, "limit": args.limit, "threshold": args.threshold, "all": summarize(results)}
+    summary = {"model": name, "fold": args.fold, "limit": args.limit, "threshold": args.threshold, "spanOnly": args.span_only, "all": summarize(results)}
     for source in sorted({r["source"] for r in results}):
         summary[source] = summarize([r for r in results if r["source"] == source])
     out.write_text(json.dumps({"summary": summary, "results": results}, ensure_ascii=False, indent=1) + "\n")
