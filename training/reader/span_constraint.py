@@ -8,9 +8,10 @@ gold spans leave them out, and the model learned to). It may end anywhere. Leadi
 reply are dropped before the check, as the widget's normalizeReaderText drops them.
 """
 
+from hebrew_text import PREFIX_CONJUNCTION, PREFIX_LETTERS
 
-# Hebrew's one-letter prefixes (and, the, in, to, from, that, as): HeQ's spans often leave them out.
-PREFIX_LETTERS = "ובלמשהכ"
+# Hebrew's one-letter prefixes, stacked at most this deep ("ובה…"): HeQ's spans often leave them out.
+SPAN_PREFIX_LETTERS = PREFIX_CONJUNCTION + PREFIX_LETTERS
 MAX_PREFIX = 3
 
 
@@ -26,7 +27,7 @@ def is_start(passage: str, i: int) -> bool:
     word = i
     while word > 0 and is_word_char(passage[word - 1]):
         word -= 1
-    return i - word <= MAX_PREFIX and all(c in PREFIX_LETTERS for c in passage[word:i])
+    return i - word <= MAX_PREFIX and all(c in SPAN_PREFIX_LETTERS for c in passage[word:i])
 
 
 class SpanConstraint:
