@@ -16,6 +16,8 @@ Sources (../shared/data, read only, never copied into the repository):
 - With --own-windows, a harder negative per answerable HeQ question: its own paragraph's window that
   shares most words with the question and holds no word of the answer -> NO_ANSWER (on topic, the
   fact a sentence away: what the loop reads beside the right window of a policy page).
+- With --hand-spans, the insurer's answer targets as a person checked them (hand_spans.py): 63
+  spans re-chosen, 20 kept, 30 examples left out whose window states no answer.
 
 Run: .venv/bin/python prepare_data.py   (prints counts per source, kind and fold, and a sample)
 """
@@ -27,6 +29,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
+import hand_spans
 from bm25 import BM25
 from gemma_io import HERE, REPO, load_tokenizer
 from hebrew_text import content_words, normalize_space, numbers
@@ -386,6 +389,8 @@ def main():
                         help="share of HeQ paragraphs given a clause number before each sentence (0: none, the shipped data)")
     parser.add_argument("--own-windows", action="store_true", dest="own_windows",
                         help="also, for each answerable HeQ question, its own paragraph's best window without the answer -> no-answer")
+    parser.add_argument("--hand-spans", action="store_true", dest="hand_spans",
+                        help=f"the insurer's targets as checked by hand ({hand_spans.HAND_SPANS.name}): spans re-chosen, unanswerable windows left out")
     args = parser.parse_args()
     for path in (HEQ, DEV, CORPUS):
         if not path.exists():
@@ -395,6 +400,9 @@ def main():
     print(f"prompt: {fmt.fixed} fixed tokens; no-answer {NO_ANSWER!r}")
     heq = heq_examples(fmt, rng, args.clause_labels, args.own_windows)
     dev, sample = dev_examples(fmt, rng)
+    if args.hand_spans:
+        dev, verdicts = hand_spans.apply(dev, fmt, hand_spans.load())
+        print("dev-v2 targets by hand: " + ", ".join(f"{v} {k}" for k, v in sorted(verdicts.items())))
     rows = heq + dev
     args.out.parent.mkdir(parents=True, exist_ok=True)
     with open(args.out, "w") as f:
