@@ -36,6 +36,11 @@ def window_key(passage: str) -> str:
     return hashlib.sha256(passage.encode()).hexdigest()[:16]
 
 
+def is_dev_v2_answer(row: dict) -> bool:
+    """the examples this file labels: dev-v2 questions with their gold window (not negatives, not HeQ)"""
+    return row["source"] == "dev-v2" and row["kind"] == "answer"
+
+
 def load(path: Path = HAND_SPANS) -> dict[str, dict]:
     return json.loads(path.read_text())["examples"]
 
@@ -45,7 +50,7 @@ def apply(rows: list[dict], fmt: PromptFormat, spans: dict[str, dict]) -> tuple[
     out, counts = [], Counter()
     for row in rows:
         label = spans.get(row["id"])
-        if row["source"] != "dev-v2" or row["kind"] != "answer" or label is None:
+        if not is_dev_v2_answer(row) or label is None:
             out.append(row)
             continue
         if label["window"] != window_key(row["passage"]):
@@ -56,7 +61,7 @@ def apply(rows: list[dict], fmt: PromptFormat, spans: dict[str, dict]) -> tuple[
             continue
         span = row["passage"][label["start"]:label["end"]]
         out.append({**row, "target": span, "answers": [span], "target_tokens": len(fmt.answer_ids(span))})
-    unlabelled = sum(1 for r in rows if r["source"] == "dev-v2" and r["kind"] == "answer" and r["id"] not in spans)
+    unlabelled = sum(1 for r in rows if is_dev_v2_answer(r) and r["id"] not in spans)
     if unlabelled:
         counts["not labelled (machine span)"] = unlabelled
     return out, counts
@@ -64,7 +69,7 @@ def apply(rows: list[dict], fmt: PromptFormat, spans: dict[str, dict]) -> tuple[
 
 def from_labels(labels: Path, data: Path, fmt: PromptFormat) -> dict[str, dict]:
     rows = [json.loads(line) for line in data.open()]
-    answers = [r for r in rows if r["source"] == "dev-v2" and r["kind"] == "answer"]
+    answers = [r for r in rows if is_dev_v2_answer(r)]
     out, problems = {}, []
     for line in labels.read_text().splitlines():
         if not line.strip():
