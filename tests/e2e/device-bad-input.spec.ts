@@ -48,6 +48,9 @@ test('each bad file is refused with its code, and the documents and the conversa
   const kept = await add(page, 'good.pdf', b64(mooringPdf(2)));
   expect(kept.info?.pages).toBe(2);
   await page.evaluate(() => document.querySelector('harel-chat')!.ask('What is the deductible for water damage?'));
+  // its vectors are made in the background after addDocument() resolves: the snapshot waits until that
+  // work ends, so that "as they were" compares documents at rest, not an embedding that moved on meanwhile
+  await expect.poll(async () => (await documents(page)).every((d) => d.status !== 'waiting' && d.status !== 'running'), { timeout: 120_000 }).toBe(true);
   const before = { documents: await documents(page), turns: await turns(page) };
   expect(before.turns).toBeGreaterThan(0);
 
