@@ -1,6 +1,7 @@
 """A no-answer threshold for the refusal role, fitted without looking at what it is scored on.
 
     .venv/bin/python threshold.py runs/<run>/eval-fold0-n517.json [--max-false 0.15]
+    .venv/bin/python threshold.py runs/<run>/eval-fold0-n517.json runs/<run-s2>/eval-fold0-n517.json
 
 The verdict "not in this passage" becomes p(no-answer) >= t, p being the no-answer token's
 probability at the first reply position (evaluate.py's p_no_answer; the widget reads the same from
@@ -8,7 +9,10 @@ llama.cpp). The held-out fold's examples are cut in two halves by origin (a HeQ 
 dev-v2 question, hashed: no origin in both halves); t is fitted on one half (the highest recall
 whose false no-answer rate stays <= --max-false) and scored on the other, and the other way round.
 So each figure printed is measured on examples that neither the adapter nor t saw.
-Greedy decoding's own verdict is printed beside it. Standard library only.
+Greedy decoding's own verdict is printed beside it, and the AUC: how often an example to refuse
+gets a higher p(no-answer) than an answerable one (ties count half).
+Given several evaluations of the same examples (adapters of other seeds), p(no-answer) is their
+mean, the verdict of two readers averaged, and "greedy" becomes mean p >= 0.5. Standard library only.
 """
 
 import argparse
@@ -33,6 +37,27 @@ def rates(rows: list[dict], refuse) -> dict:
     }
 
 
+def auc(rows: list[dict]) -> float | None:
+    refusable = [r["p_no_answer"] for r in rows if r["target"] == NO_ANSWER]
+    answerable = [r["p_no_answer"] for r in rows if r["target"] != NO_ANSWER]
+    if not refusable or not answerable:
+        return None
+    wins = sum((p > q) + 0.5 * (p == q) for p in refusable for q in answerable)
+    return round(wins / (len(refusable) * len(answerable)), 3)
+
+
+def averaged(evals: list[list[dict]]) -> list[dict]:
+    """The first evaluation's rows, each with the mean p(no-answer) over all of them."""
+    by_id = [{r["id"]: r for r in rows} for rows in evals]
+    if any(set(ids) != set(by_id[0]) for ids in by_id):
+        raise SystemExit("threshold.py: the evaluations read different examples; give ones of the same fold and --limit")
+    rows = []
+    for r in evals[0]:
+        p = sum(ids[r["id"]]["p_no_answer"] for ids in by_id) / len(by_id)
+        rows.append({**r, "p_no_answer": p, "no_answer": p >= 0.5})
+    return rows
+
+
 def fit(rows: list[dict], max_false: float) -> float:
     """The lowest t (most refusals) whose false no-answer rate on `rows` is <= max_false."""
     best = 1.01
@@ -45,7 +70,7 @@ def fit(rows: list[dict], max_false: float) -> float:
 
 def main():
     parser = argparse.ArgumentParser(description="A cross-fitted no-answer threshold on a held-out fold's replies")
-    parser.add_argument("eval", type=Path, help="evaluate.py's JSON (--limit 0 for a whole fold)")
+    parser.add_argument("eval", type=Path, nargs="+", help="evaluate.py's JSON (--limit 0 for a whole fold); several: their mean p(no-answer)")
     parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parent / "data/reader.jsonl")
     parser.add_argument("--max-false", type=float, default=0.15, dest="max_false")
     args = parser.parse_args()
@@ -53,9 +78,12 @@ def main():
     for line in open(args.data):
         row = json.loads(line)
         origin[row["id"]] = row["origin"]
-    rows = json.loads(args.eval.read_text())["results"]
+    evals = [json.loads(path.read_text())["results"] for path in args.eval]
+    rows = evals[0] if len(evals) == 1 else averaged(evals)
     halves = [[r for r in rows if half_of(origin[r["id"]]) == h] for h in (0, 1)]
-    print(f"{args.eval}: {len(rows)} replies; halves of {len(halves[0])} and {len(halves[1])} (by origin)")
+    names = " + ".join(map(str, args.eval))
+    print(f"{names}: {len(rows)} replies; halves of {len(halves[0])} and {len(halves[1])} (by origin)")
+    verdict = "greedy" if len(evals) == 1 else "mean p >= 0.5"
     for source in (None, "heq", "dev-v2"):
         part = (lambda rs: rs) if source is None else (lambda rs, s=source: [r for r in rs if r["source"] == s])
         greedy = rates(part(rows), lambda r: r["no_answer"])
@@ -68,7 +96,7 @@ def main():
         ids = {id(r) for r in refused}
         crossed = rates(both, lambda r: id(r) in ids)
         name = source or "all"
-        print(f"{name:7} greedy: recall {greedy['recall']} false {greedy['falseRate']} | threshold fitted on the other half "
+        print(f"{name:7} {verdict}: recall {greedy['recall']} false {greedy['falseRate']} | AUC {auc(part(rows))} | threshold fitted on the other half "
               f"(t = {scored[0][0]:.3f} / {scored[1][0]:.3f}): recall {crossed['recall']} false {crossed['falseRate']} (n {crossed['n']})")
 
 
