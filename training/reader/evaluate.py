@@ -14,7 +14,8 @@ Figures (answerable = target is a span; no-answer = unanswerable or another page
   noAnswer.falseRate: answerable examples it answered NO_ANSWER.
 - grounded: replies other than NO_ANSWER that are verbatim in their passage.
 - ms: per example, prompt processing and decoding (mean and p50).
-Writes the per-example replies and the summary beside the adapter (or runs/base/).
+Writes the per-example replies and the summary beside the adapter (runs/base/ without one, runs/shipped/
+for the committed adapter/).
 """
 
 import argparse
@@ -175,7 +176,11 @@ def main():
     no_first = fmt.encode(NO_ANSWER)[0]
     stop = [fmt.end_turn, fmt.tok.eos_token_id, fmt.start_turn]
     name = args.adapter.parent.name if args.adapter else "base"
-    out = args.out or (args.adapter.parent if args.adapter else HERE / "runs" / "base") / f"eval-fold{args.fold}-n{len(chosen)}{'' if args.threshold is None else f'-t{args.threshold}'}{'-span' if args.span_only else ''}.json"
+    folder = args.adapter.parent if args.adapter else HERE / "runs" / "base"
+    if folder.resolve() == HERE:
+        # the committed adapter/ sits here, beside the scripts: its replies go to git-ignored runs/
+        name, folder = "shipped", HERE / "runs" / "shipped"
+    out = args.out or folder / f"eval-fold{args.fold}-n{len(chosen)}{'' if args.threshold is None else f'-t{args.threshold}'}{'-span' if args.span_only else ''}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
 
     results = []
