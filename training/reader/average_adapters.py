@@ -30,9 +30,10 @@ def main():
 
     configs = [json.loads((a / "adapter_config.json").read_text()) for a in args.adapters]
     keys = ("r", "lora_alpha", "target_modules", "layers_to_transform")
-    for c in configs[1:]:
-        if any(sorted(c[k]) != sorted(configs[0][k]) if isinstance(c[k], list) else c[k] != configs[0][k] for k in keys):
-            raise SystemExit(f"average_adapters.py: the adapters differ in {', '.join(keys)}; only one recipe's seeds can be averaged")
+    # peft writes target_modules in set order, so the lists are compared as sets
+    shapes = [{k: sorted(c[k]) if isinstance(c[k], list) else c[k] for k in keys} for c in configs]
+    if any(s != shapes[0] for s in shapes):
+        raise SystemExit(f"average_adapters.py: the adapters differ in {', '.join(keys)}; only one recipe's seeds can be averaged")
     states = [load_file(str(a / "adapter_model.safetensors")) for a in args.adapters]
     n = len(states)
     out = {}

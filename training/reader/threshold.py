@@ -12,7 +12,7 @@ So each figure printed is measured on examples that neither the adapter nor t sa
 Greedy decoding's own verdict is printed beside it, and the AUC: how often an example to refuse
 gets a higher p(no-answer) than an answerable one (ties count half).
 Given several evaluations of the same examples (adapters of other seeds), p(no-answer) is their
-mean, the verdict of two readers averaged, and "greedy" becomes mean p >= 0.5. Standard library only.
+mean (the readers' verdicts averaged), and "greedy" becomes mean p >= 0.5. Standard library only.
 """
 
 import argparse
