@@ -44,6 +44,7 @@ no_answer_share = 0.33  # >0: each epoch keeps every span example and samples no
 dev_v2_repeat = 1  # the insurer's examples count this many times in an epoch (their spans are noisy: README)
 bucket = 64  # batches are cut from runs of this many examples sorted by length
 checkpoint_every = 25
+adapter_every = 0  # >0: also write runs/<run>/adapter-step<N>/ every so many steps, to read one run's learning curve
 threads = 2
 attention = "sdpa"
 # ---------------------------------------------------------------------------------------------
@@ -215,6 +216,20 @@ def main():
         step = state["step"]
         say(f"# resumed from {checkpoint} at step {step}")
 
+    def write_adapter(name: str):
+        card = {
+            "model": "Gemma 3 270M (base), dequantized from gemma-3-270m-q4_k_m.gguf",
+            "task": "reader: question + passage -> verbatim span or NO_ANSWER (prompt_format.py)",
+            "data": f"{data}: folds != {held_out_fold} ({len(examples)} examples); prepare_data.py, seed in it",
+            "seed": seed,
+            "steps": step,
+            "command": "python train.py " + " ".join(sys.argv[1:]),
+            "settings": settings,
+            "held_out": "python evaluate.py --adapter runs/%s/%s --fold %d" % (run, name, held_out_fold),
+        }
+        size = save_adapter(model, out_dir / name, card)
+        say(f"# adapter: {out_dir / name} ({size / 2**20:.2f} MiB fp16)")
+
     def save_checkpoint():
         state = {
             "step": step,
@@ -252,20 +267,11 @@ def main():
             f"tokens {tokens} (answer {answer_tokens}) | {time.time() - t:.1f} s | peak rss {peak_rss_gib():.2f} GiB")
         if step % checkpoint_every == 0:
             save_checkpoint()
+        if adapter_every and step % adapter_every == 0 and step < steps:
+            write_adapter(f"adapter-step{step}")
     save_checkpoint()
     if step >= steps:
-        card = {
-            "model": "Gemma 3 270M (base), dequantized from gemma-3-270m-q4_k_m.gguf",
-            "task": "reader: question + passage -> verbatim span or NO_ANSWER (prompt_format.py)",
-            "data": f"{data}: folds != {held_out_fold} ({len(examples)} examples); prepare_data.py, seed in it",
-            "seed": seed,
-            "steps": step,
-            "command": "python train.py " + " ".join(sys.argv[1:]),
-            "settings": settings,
-            "held_out": "python evaluate.py --adapter runs/%s/adapter --fold %d" % (run, held_out_fold),
-        }
-        size = save_adapter(model, out_dir / "adapter", card)
-        say(f"# adapter: {out_dir / 'adapter'} ({size / 2**20:.2f} MiB fp16)")
+        write_adapter("adapter")
     say(f"# stopped at step {step}; {time.time() - t0:.0f} s in this call; peak rss {peak_rss_gib():.2f} GiB")
 
 
