@@ -180,7 +180,10 @@ def main():
     if folder.resolve() == HERE:
         # the committed adapter/ sits here, beside the scripts: its replies go to git-ignored runs/
         name, folder = "shipped", HERE / "runs" / "shipped"
-    out = args.out or folder / f"eval-fold{args.fold}-n{len(chosen)}{'' if args.threshold is None else f'-t{args.threshold}'}{'-span' if args.span_only else ''}.json"
+    # train.py --adapter_every's snapshots (adapter-step<N>/) share their run's folder: each its own file
+    snapshot = f"-{args.adapter.name}" if args.adapter and args.adapter.name != "adapter" else ""
+    name += snapshot
+    out = args.out or folder / f"eval-fold{args.fold}-n{len(chosen)}{'' if args.threshold is None else f'-t{args.threshold}'}{'-span' if args.span_only else ''}{snapshot}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
 
     results = []
