@@ -13,6 +13,12 @@ Greedy decoding's own verdict is printed beside it, and the AUC: how often an ex
 gets a higher p(no-answer) than an answerable one (ties count half).
 Given several evaluations of the same examples (adapters of other seeds), p(no-answer) is their
 mean (the readers' verdicts averaged), and "greedy" becomes mean p >= 0.5. Standard library only.
+
+F1 at the cross-fitted threshold needs the answerable examples that greedy decoding refused with
+p(no-answer) below their half's t read again with the no-answer token barred:
+
+    .venv/bin/python threshold.py runs/<run>/eval-fold0-n517.json --reread-ids ids.json   # prints the evaluate.py command
+    .venv/bin/python threshold.py runs/<run>/eval-fold0-n517.json --reread reread.json    # F1 and exact per source at t
 """
 
 import argparse
@@ -73,7 +79,13 @@ def main():
     parser.add_argument("eval", type=Path, nargs="+", help="evaluate.py's JSON (--limit 0 for a whole fold); several: their mean p(no-answer)")
     parser.add_argument("--data", type=Path, default=Path(__file__).resolve().parent / "data/reader.jsonl")
     parser.add_argument("--max-false", type=float, default=0.15, dest="max_false")
+    parser.add_argument("--reread-ids", type=Path, default=None, dest="reread_ids",
+                        help="write the ids of answerable examples greedy refused below their half's t (one evaluation only)")
+    parser.add_argument("--reread", type=Path, default=None,
+                        help="evaluate.py's JSON for those ids (--no-answer-threshold): F1 and exact at the cross-fitted t")
     args = parser.parse_args()
+    if (args.reread_ids or args.reread) and len(args.eval) > 1:
+        raise SystemExit("threshold.py: --reread-ids and --reread read one evaluation's replies")
     origin = {}
     for line in open(args.data):
         row = json.loads(line)
@@ -98,6 +110,23 @@ def main():
         name = source or "all"
         print(f"{name:7} {verdict}: recall {greedy['recall']} false {greedy['falseRate']} | AUC {auc(part(rows))} | threshold fitted on the other half "
               f"(t = {scored[0][0]:.3f} / {scored[1][0]:.3f}): recall {crossed['recall']} false {crossed['falseRate']} (n {crossed['n']})")
+    t_of = {r["id"]: fit(halves[1 - h], args.max_false) for h in (0, 1) for r in halves[h]}
+    if args.reread_ids:
+        ids = [r["id"] for r in rows if r["target"] != NO_ANSWER and r["no_answer"] and r["p_no_answer"] < t_of[r["id"]]]
+        args.reread_ids.write_text(json.dumps(ids))
+        print(f"wrote {len(ids)} ids to {args.reread_ids}; read them with: .venv/bin/python evaluate.py --fold <fold> --limit 0 "
+              f"--adapter <adapter> --no-answer-threshold {max(t_of.values()):.4g} --ids {args.reread_ids} --out <reread.json>")
+    if args.reread:
+        reread = {r["id"]: r for r in json.loads(args.reread.read_text())["results"]}
+        for source in ("heq", "dev-v2"):
+            answerable = [r for r in rows if r["source"] == source and r["target"] != NO_ANSWER]
+            # refused at t scores 0; a greedy refusal below t takes its reread span; the rest keep greedy's reply
+            scored = [reread[r["id"]] if r["id"] in reread else r for r in answerable]
+            f1 = [0.0 if r["p_no_answer"] >= t_of[r["id"]] else s["f1"] for r, s in zip(answerable, scored)]
+            exact = [0.0 if r["p_no_answer"] >= t_of[r["id"]] else s["exact"] for r, s in zip(answerable, scored)]
+            missing = sum(r["no_answer"] and r["p_no_answer"] < t_of[r["id"]] and r["id"] not in reread for r in answerable)
+            note = f" ({missing} to reread missing: scored as refused)" if missing else ""
+            print(f"{source:7} at the cross-fitted t: F1 {sum(f1) / len(f1):.3f} exact {sum(exact) / len(exact):.3f} (answerable {len(answerable)}){note}")
 
 
 if __name__ == "__main__":
