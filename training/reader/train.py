@@ -44,6 +44,8 @@ no_answer_share = 0.33  # >0: each epoch keeps every span example and samples no
 dev_v2_repeat = 1  # the insurer's examples count this many times in an epoch (their spans are noisy: README)
 bucket = 64  # batches are cut from runs of this many examples sorted by length
 checkpoint_every = 25
+train_share = 1.0  # <1: a learning curve's point: keeps this seeded share of the training folds' paragraphs
+# (HeQ) and questions (dev-v2), each with every example made from it (`training_share`)
 adapter_every = 0  # >0: also write runs/<run>/adapter-step<N>/ every so many steps, to read one run's learning curve
 threads = 2
 attention = "sdpa"
@@ -101,6 +103,19 @@ def layer_list(spec: str) -> list[int] | None:
         a, _, b = part.partition("-")
         out += list(range(int(a), int(b or a) + 1))
     return out
+
+
+def training_share(examples: list[dict], share: float) -> list[dict]:
+    """The examples of a seeded share of the groups the folds are cut by: a HeQ paragraph (its
+    questions' answer, unanswerable and other-page examples together), an insurer question (all of
+    its windows). Groups, not examples, so no kept question leaks a passage of a dropped one."""
+    if share >= 1:
+        return examples
+    home = {(ex["source"], ex["question"]): ex["origin"] if ex["source"] == "heq" else ex["question"] for ex in examples if ex["kind"] != "other-page"}
+    group = lambda ex: home.get((ex["source"], ex["question"]), ex["question"])  # noqa: E731
+    rng = random.Random(seed)
+    kept = {g for g in sorted({group(ex) for ex in examples}) if rng.random() < share}
+    return [ex for ex in examples if group(ex) in kept]
 
 
 def batch_plan(examples: list[dict], epoch: int) -> list[list[int]]:
@@ -186,7 +201,7 @@ def main():
     t0 = time.time()
     fmt = PromptFormat(load_tokenizer())
     rows = [json.loads(line) for line in open(HERE / data)]
-    examples = [r for r in rows if r["fold"] != held_out_fold]
+    examples = training_share([r for r in rows if r["fold"] != held_out_fold], train_share)
     for ex in examples:
         ex["prompt_ids"] = fmt.prompt_ids(ex["question"], ex["passage"])
         ex["answer_ids"] = fmt.answer_ids(ex["target"])
@@ -220,7 +235,7 @@ def main():
         card = {
             "model": "Gemma 3 270M (base), dequantized from gemma-3-270m-q4_k_m.gguf",
             "task": "reader: question + passage -> verbatim span or NO_ANSWER (prompt_format.py)",
-            "data": f"{data}: folds != {held_out_fold} ({len(examples)} examples); prepare_data.py, seed in it",
+            "data": f"{data}: folds != {held_out_fold}{f', share {train_share} of their groups' if train_share < 1 else ''} ({len(examples)} examples); prepare_data.py, seed in it",
             "seed": seed,
             "steps": step,
             "command": "python train.py " + " ".join(sys.argv[1:]),
