@@ -96,13 +96,12 @@ def main():
     names = " + ".join(map(str, args.eval))
     print(f"{names}: {len(rows)} replies; halves of {len(halves[0])} and {len(halves[1])} (by origin)")
     verdict = "greedy" if len(evals) == 1 else "mean p >= 0.5"
+    # Each half's t is fitted on the other half whole, whatever the source reported.
+    t_half = [fit(halves[1 - h], args.max_false) for h in (0, 1)]
     for source in (None, "heq", "dev-v2"):
         part = (lambda rs: rs) if source is None else (lambda rs, s=source: [r for r in rs if r["source"] == s])
         greedy = rates(part(rows), lambda r: r["no_answer"])
-        scored = []
-        for h in (0, 1):
-            t = fit(halves[1 - h], args.max_false)
-            scored.append((t, part(halves[h])))
+        scored = [(t_half[h], part(halves[h])) for h in (0, 1)]
         refused = [r for t, rs in scored for r in rs if r["p_no_answer"] >= t]
         both = [r for _, rs in scored for r in rs]
         ids = {id(r) for r in refused}
@@ -110,7 +109,7 @@ def main():
         name = source or "all"
         print(f"{name:7} {verdict}: recall {greedy['recall']} false {greedy['falseRate']} | AUC {auc(part(rows))} | threshold fitted on the other half "
               f"(t = {scored[0][0]:.3f} / {scored[1][0]:.3f}): recall {crossed['recall']} false {crossed['falseRate']} (n {crossed['n']})")
-    t_of = {r["id"]: fit(halves[1 - h], args.max_false) for h in (0, 1) for r in halves[h]}
+    t_of = {r["id"]: t_half[h] for h in (0, 1) for r in halves[h]}
     if args.reread_ids:
         ids = [r["id"] for r in rows if r["target"] != NO_ANSWER and r["no_answer"] and r["p_no_answer"] < t_of[r["id"]]]
         args.reread_ids.write_text(json.dumps(ids))

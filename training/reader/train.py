@@ -221,7 +221,9 @@ def main():
     step, checkpoint = 0, out_dir / "ckpt.pt"
     if checkpoint.exists():
         state = torch.load(checkpoint, weights_only=False)
-        if state["settings"]["held_out_fold"] != held_out_fold or state["settings"]["lora_layers"] != lora_layers:
+        made = state["settings"]
+        # A checkpoint from before train_share existed trained on every example.
+        if made["held_out_fold"] != held_out_fold or made["lora_layers"] != lora_layers or made.get("train_share", 1.0) != train_share:
             raise SystemExit(f"error: {checkpoint} was made with other settings; pick another --run")
         set_lora_state(model, state["lora"])
         optimizer.load_state_dict(state["optimizer"])
