@@ -4,9 +4,12 @@
  * - the widget never imports the builder; the two meet in widget/core;
  * - nothing outside demo/ (and its tests) imports demo/;
  * - tools/ (the static server, the demo-PDF writer, script options) imports nothing of the project;
+ * - nothing imports experiments/ (the measurements that feed nothing shipped);
  * - the widget's layers, top to bottom: ui → session → loop → engines → search → workers → embed →
  *   store → core (with answer/ and assets.ts beside core). A layer imports its own and lower
- *   layers only.
+ *   layers only;
+ * - text/ (the pure reading of questions and sentences) lies under every layer and the floor's
+ *   answer types: it imports only core, so every layer reads a question the same way.
  * Every exception below names the modules it allows and says why.
  */
 
@@ -20,11 +23,6 @@ const FLOOR = '^widget/(core/|answer/|assets\\.ts$)';
  * new upward import is still refused.
  */
 const EXCEPTIONS = {
-  // The extractive engine reads questions and sentences with the loop's text analysis (question
-  // types, facts, clause titles, sentences, terms, the answer strings, lexical support). Those modules import
-  // nothing above engines, so there is no cycle; moving them into a text-analysis layer below
-  // engines would remove the exception.
-  engines: ['^widget/loop/(question-type|facts|clause-title|sentences|terms|strings|ground)\\.ts$'],
   // The search worker hosts the search layer: it runs the in-thread search service
   // (search/local-search-service.ts) and its protocol speaks the service's types.
   workers: ['^widget/search/(local-search-service|search-service)\\.ts$'],
@@ -76,6 +74,13 @@ module.exports = {
       from: { path: '^tools/' },
       to: { path: '^(widget|builder|demo|tests)/' },
     },
+    {
+      name: 'nothing-imports-experiments',
+      comment: 'experiments/ holds measurements nothing ships: it may import the project, never the reverse (experiments/README.md).',
+      severity: 'error',
+      from: { path: '^(widget|builder|demo|tools|tests)/' },
+      to: { path: '^experiments/' },
+    },
     ...layerRules(),
     {
       name: 'layer-floor',
@@ -83,6 +88,20 @@ module.exports = {
       severity: 'error',
       from: { path: FLOOR },
       to: { path: [...LAYERS.map((name) => `^widget/${name}/`), '^widget/index\\.ts$'] },
+    },
+    {
+      name: 'text-reads-only-core',
+      comment: 'widget/text reads questions and sentences: pure, it imports only widget/core (no layer, no answer types, no Node).',
+      severity: 'error',
+      from: { path: '^widget/text/' },
+      to: { path: '^widget/', pathNot: '^widget/(core|text)/' },
+    },
+    {
+      name: 'text-no-node',
+      comment: 'widget/text runs in browsers: no Node built-ins.',
+      severity: 'error',
+      from: { path: '^widget/text/' },
+      to: { dependencyTypes: ['core'] },
     },
     {
       name: 'core-no-node',

@@ -3,6 +3,14 @@ import { CHROMIUM_ARGS, findChromium } from './tests/support/chromium.ts';
 
 const PORT = Number(process.env.E2E_PORT ?? 4178);
 
+/**
+ * The specs that run Gemma 3 270M in Chromium (the GGUF answer engine, the reader), each minutes of
+ * WebAssembly on 2 cores: the `models` project, `npm run test:models`, which fetches the model the
+ * first time. `npm test` runs the `browser` project, every other spec. A spec named on the command
+ * line (`npx playwright test tests/e2e/gguf.spec.ts`) runs in whichever project holds it.
+ */
+const MODEL_SPECS = ['gguf.spec.ts', 'gguf-reader.spec.ts', 'reader.spec.ts'];
+
 export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 60_000,
@@ -11,6 +19,10 @@ export default defineConfig({
   workers: Number(process.env.E2E_WORKERS ?? 2),
   reporter: process.env.CI ? 'list' : 'line',
   globalSetup: './tests/e2e/global-setup.ts',
+  projects: [
+    { name: 'browser', testIgnore: MODEL_SPECS },
+    { name: 'models', testMatch: MODEL_SPECS },
+  ],
   use: {
     baseURL: `http://localhost:${PORT}`,
     browserName: 'chromium',

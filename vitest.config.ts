@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts'],
+    // experiments/ keeps its own tests beside the scripts they cover (experiments/README.md).
+    include: ['tests/unit/**/*.test.ts', 'experiments/**/*.test.ts'],
     globalSetup: ['tests/models/unit-setup.ts'],
     environment: 'node',
     // The real-corpus tests read PDFs and thousands of pages: give them room on a 2-core machine.

@@ -6,13 +6,14 @@ import { HarelChatElement } from './ui/harel-chat.ts';
 
 export { HarelChatElement, DEFAULT_MODEL } from './ui/harel-chat.ts';
 export type { HarelChatReadyDetail, HarelChatErrorDetail, ModeSetting } from './ui/harel-chat.ts';
-export type { Answer, AnswerMode, AnswerTimings, Citation, ChatTurn, Confidence, RankedPassage } from './answer/types.ts';
+export type { Answer, AnswerMode, AnswerTimings, Citation, ChatTurn, Confidence, RankedPassage, StoredAnswer } from './answer/types.ts';
 export type { FeedbackRating, FeedbackReason, HarelChatFeedbackDetail } from './ui/feedback.ts';
 export type { EscalateReason, HarelChatEscalateDetail, TranscriptEntry } from './ui/escalate.ts';
 export type { IndexInfo } from './search/search-service.ts';
 export type { DeviceDocumentInfo, DeviceEmbeddingStatus } from './core/device/device-document.ts';
 export type { HarelChatDocumentsDetail } from './ui/device-documents-view.ts';
-export type { ContactChannels } from './loop/strings.ts';
+export type { ContactChannels } from './text/strings.ts';
+export type { QuestionReading, TextReading } from './text/question-reading.ts';
 export type { ErrorCode } from './core/errors.ts';
 
 if (!customElements.get('harel-chat')) customElements.define('harel-chat', HarelChatElement);

@@ -9,7 +9,9 @@
  *   downloaded from a localhost server), warm ready (second load, from IndexedDB), search
  *   p50/p95 (the worker's own timing, BM25), worker heap after load;
  * - in Node: index read + verify + decode, Retriever construction, BM25 search p50/p95;
- * - the JavaScript a page fetches before its first question (js-weight.ts), for the real index.
+ * - the JavaScript a page fetches before its first question (js-weight.ts), for the real index,
+ *   and the search time inside `el.ask()` over the questions on that page (`--js-weight-only`:
+ *   these two alone; `--widget <dir>`: of a widget built elsewhere, e.g. an older commit's).
  * `--json <file>` writes everything; `--profile` adds CPU profiles of the worker (cold load,
  * warm load, a pass of searches) with their top functions.
  *
@@ -90,7 +92,7 @@ interface BenchReport {
   machine: { cpus: number; model: string; node: string };
   options: { index: string; questions: string; scales: number[]; runs: number; k: number; rttMs: number };
   corpora: CorpusReport[];
-  jsWeight: { totals: JsWeightReport['beforeReady']['totals']; files: JsWeightReport['beforeReady']['files']; readyMs: number } | { error: string } | null;
+  jsWeight: { totals: JsWeightReport['beforeReady']['totals']; files: JsWeightReport['beforeReady']['files']; readyMs: number; asked: JsWeightReport['asked'] } | { error: string } | null;
   /** The reader's call time in Chromium, 1 and 2 threads (--reader): gguf-reader-bench.ts. */
   reader?: ReaderRun[];
   /** A customer's PDF added to the demo in Chromium (--device-document): device-document.ts. */
@@ -129,6 +131,9 @@ const USAGE = `usage: npm run bench [-- options]
   --snapshot           a heap snapshot of the worker after load (memory outside the V8 heap too)
   --no-browser         Node figures only
   --skip-js-weight     do not build the widget and measure the JavaScript fetched before a question
+  --js-weight-only     only that: the JavaScript and wasm before the first question, then every question
+                       through el.ask() (answer.timings.search p50/p95), on the real index
+  --widget <dir>       measure this built widget folder instead of building the tree's (npm run build:widget's)
   --reader             also the reader's call time in Chromium (GGUF from models/, 1 and 2 threads,
                        ten ~150-token prompts: builder/bench/gguf-reader-bench.ts; minutes)
   --reader-only        the reader's figures alone
@@ -263,13 +268,13 @@ async function buildWidget(outDir: string): Promise<string> {
   return resolve(outDir);
 }
 
-async function jsWeight(indexDir: string): Promise<BenchReport['jsWeight']> {
+async function jsWeight(indexDir: string, queries: readonly string[], widgetDir?: string): Promise<BenchReport['jsWeight']> {
   try {
-    log(`building the widget into ${WIDGET_DIR} for the JavaScript weight`);
-    const widget = await buildWidget(WIDGET_DIR);
-    // builder/bench/js-weight.ts: the JavaScript and wasm fetched before the first question.
-    const report = await measureJsWeight({ dir: widget, index: indexDir });
-    return { totals: report.beforeReady.totals, files: report.beforeReady.files, readyMs: report.readyMs };
+    if (!widgetDir) log(`building the widget into ${WIDGET_DIR} for the JavaScript weight`);
+    const widget = widgetDir ? resolve(widgetDir) : await buildWidget(WIDGET_DIR);
+    // builder/bench/js-weight.ts: the JavaScript and wasm fetched before the first question, then the questions through el.ask().
+    const report = await measureJsWeight({ dir: widget, index: indexDir, ask: queries });
+    return { totals: report.beforeReady.totals, files: report.beforeReady.files, readyMs: report.readyMs, asked: report.asked };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };
   }
@@ -418,6 +423,12 @@ function printDetails(report: BenchReport): void {
     console.log(
       `\nJavaScript fetched before the first question (widget build, real index, js-weight.ts): ${(jw.totals.js.gzipBytes / 1000).toFixed(1)} KB gzipped (target ≤ ${TARGETS.jsGzipKb} KB), wasm ${(jw.totals.wasm.gzipBytes / 1000).toFixed(1)} KB; ${jw.totals.files} files`,
     );
+    const a = jw.asked;
+    if (a) {
+      console.log(
+        `search inside el.ask() (answer.timings.search, ${a.questions} questions, each in a fresh conversation, ${a.searchMode}${a.failed ? `, ${a.failed} failed` : ''}): p50 ${ms(a.search.p50)} / p95 ${ms(a.search.p95)}; whole answer p50 ${ms(a.total.p50)} / p95 ${ms(a.total.p95)}`,
+      );
+    }
   } else if (jw) {
     console.log(`\nJavaScript weight: FAILED — ${jw.error}`);
   }
@@ -467,6 +478,8 @@ async function main(): Promise<void> {
       snapshot: { type: 'boolean' },
       'no-browser': { type: 'boolean' },
       'skip-js-weight': { type: 'boolean' },
+      'js-weight-only': { type: 'boolean' },
+      widget: { type: 'string' },
       'orama-save': { type: 'boolean' },
       dims: { type: 'string' },
       reader: { type: 'boolean' },
@@ -528,6 +541,17 @@ async function main(): Promise<void> {
   const questions = existsSync(questionsFile) ? (await loadQuestions(questionsFile)).map((q) => q.question) : null;
   if (!questions) log(`${questionsFile} not found: searching three sample questions`);
   const queries = questions ?? ['ביטוח רכב השתתפות עצמית', 'travel insurance baggage', 'תקופת אכשרה'];
+  if (values['js-weight-only']) {
+    const report = { date: new Date().toISOString(), loadavg: loadavg(), index: resolve(indexDir), jsWeight: await jsWeight(indexDir, queries, values.widget) };
+    printDetails({ corpora: [], jsWeight: report.jsWeight } as unknown as BenchReport);
+    console.log(
+      `(load average at the start ${report.loadavg.map((x) => x.toFixed(2)).join(' ')}, at the end ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(' ')})`,
+    );
+    await writePartReport(values.json, report);
+    return;
+  }
   const scales = (values.scale ?? DEFAULT_SCALES.join(','))
     .split(',')
     .map((s) => Number(s.trim()))
@@ -592,7 +616,7 @@ async function main(): Promise<void> {
     report.corpora.push(await measureCorpus(corpusName(n, true), dir, syntheticQuestions(queries, info.replicas), info, corpusOptions));
   }
 
-  if (browser && !values['skip-js-weight']) report.jsWeight = await jsWeight(indexDir);
+  if (browser && !values['skip-js-weight']) report.jsWeight = await jsWeight(indexDir, queries, values.widget);
   if (values.reader) report.reader = await measureReader({ log });
   if (values['device-document']) report.deviceDocument = measureDeviceDocument(values['device-document'], values['device-question'] ?? []);
 

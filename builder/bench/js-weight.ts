@@ -1,7 +1,9 @@
 /**
  * `npx tsx builder/bench/js-weight.ts <dir> --index <folder|url> [--model-base <folder|url>]
- * [--question <text>] [--service-worker] [--json]`: the JavaScript and WebAssembly a page fetches
- * before its first question. Opens a built demo site (`npm run build`'s dist/) or widget folder
+ * [--question <text>] [--ask <questions.json>] [--service-worker] [--json]`: the JavaScript and
+ * WebAssembly a page fetches before its first question, and with `--ask` the search time inside
+ * `el.ask()` (each question in a fresh conversation, `answer.timings.search`: every search the loop
+ * made for it, in the worker, as a site owner's page runs them). Opens a built demo site (`npm run build`'s dist/) or widget folder
  * (`npm run build:widget`'s dist/widget/) in Chromium, waits until `<harel-chat>` is ready, and
  * lists every .js/.mjs/.wasm file served so far with its gzipped size.
  *
@@ -25,6 +27,7 @@ import { chromium } from 'playwright-core';
 import { createError, isHarelError } from '../../widget/core/errors.ts';
 import { startStaticServer } from '../../tools/static-server.ts';
 import { CHROMIUM_ARGS, findChromium } from '../browser/chromium.ts';
+import { loadQuestions } from '../eval/questions.ts';
 
 export interface JsWeightOptions {
   /** A built demo site (holds index.html and assets/) or widget folder (holds harel-chat.js). */
@@ -38,6 +41,8 @@ export interface JsWeightOptions {
   modelBase?: string;
   /** Asked once the widget is ready; what answering it fetches is reported apart. */
   question?: string;
+  /** Asked after `question`, each through `el.clear()` then `el.ask()`: the answers' timings. */
+  ask?: readonly string[];
   /** Let the demo's service worker install (and count what it precaches). Default false. */
   serviceWorker?: boolean;
   /** The Chromium executable; default builder/browser/chromium.ts's choice. */
@@ -82,6 +87,23 @@ export interface JsWeightReport {
   beforeReady: JsWeightPhase;
   /** What answering `question` fetched on top; null without a question. */
   question: (JsWeightPhase & { refused: boolean; searchMode: string }) | null;
+  /** The `ask` questions' timings (ms), p50 / p95 / max; null without them. */
+  asked: AskedTimings | null;
+}
+
+export interface AskedTimings {
+  questions: number;
+  /** Questions that rejected, not timed. */
+  failed: number;
+  searchMode: string;
+  search: { p50: number; p95: number; max: number };
+  total: { p50: number; p95: number; max: number };
+}
+
+function percentiles(values: readonly number[]): { p50: number; p95: number; max: number } {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+  return { p50: at(50), p95: at(95), max: sorted.at(-1) ?? NaN };
 }
 
 const KINDS: Record<string, FetchedKind> = { '.js': 'js', '.mjs': 'js', '.wasm': 'wasm' };
@@ -194,8 +216,34 @@ export async function measureJsWeight(options: JsWeightOptions): Promise<JsWeigh
       const files = served.slice(beforeReady.length);
       question = { files, totals: totals(files), ...answer };
     }
+    let asked: AskedTimings | null = null;
+    if (options.ask?.length) {
+      // One evaluate for all: a round trip per question would add the driver's time to nothing measured.
+      const runs = await page.evaluate(async (qs) => {
+        const el = document.querySelector('harel-chat')!;
+        const out: ({ search: number; total: number; mode: string } | null)[] = [];
+        for (const q of qs) {
+          await el.clear();
+          try {
+            const a = await el.ask(q);
+            out.push({ search: a.timings.search, total: a.timings.total, mode: a.searchMode });
+          } catch {
+            out.push(null);
+          }
+        }
+        return out;
+      }, options.ask);
+      const ok = runs.filter((r) => r !== null);
+      asked = {
+        questions: ok.length,
+        failed: runs.length - ok.length,
+        searchMode: [...new Set(ok.map((r) => r.mode))].join(', '),
+        search: percentiles(ok.map((r) => r.search)),
+        total: percentiles(ok.map((r) => r.total)),
+      };
+    }
     await context.close();
-    return { layout, pageUrl, indexUrl, ready: ready.info, readyMs, beforeReady: { files: beforeReady, totals: totals(beforeReady) }, question };
+    return { layout, pageUrl, indexUrl, ready: ready.info, readyMs, beforeReady: { files: beforeReady, totals: totals(beforeReady) }, question, asked };
   } finally {
     await browser.close();
     await server.close();
@@ -225,6 +273,11 @@ export function formatJsWeight(report: JsWeightReport): string {
     if (report.question.files.length) table(report.question.files, report.question.totals);
     else lines.push('  nothing');
   }
+  const a = report.asked;
+  if (a) {
+    const f = (t: { p50: number; p95: number; max: number }) => `p50 ${t.p50.toFixed(1)} / p95 ${t.p95.toFixed(1)} / max ${t.max.toFixed(1)} ms`;
+    lines.push(`${a.questions} questions through el.ask() (${a.searchMode}${a.failed ? `, ${a.failed} failed` : ''}): search ${f(a.search)}; whole answer ${f(a.total)}`);
+  }
   return lines.join('\n');
 }
 
@@ -236,6 +289,8 @@ The JavaScript and wasm a page fetches before its first question, measured in Ch
   --index <folder|url>  the index: a folder the builder wrote (served at /harel-index/) or a manifest URL
   --model-base <f|url>  the embedder's folder (served at /harel-models/) or URL, for an index with vectors
   --question <text>     ask it once ready, and list what answering it fetched
+  --ask <file>          then ask every question of a question file (Harel format), each in a fresh
+                        conversation, and give the search time inside el.ask() (answer.timings.search)
   --service-worker      let the demo's service worker install and count what it precaches
   --json                print the report as JSON
   --help                this text
@@ -251,6 +306,7 @@ async function main(argv: string[]): Promise<void> {
       index: { type: 'string' },
       'model-base': { type: 'string' },
       question: { type: 'string' },
+      ask: { type: 'string' },
       'service-worker': { type: 'boolean' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -270,6 +326,7 @@ async function main(argv: string[]): Promise<void> {
     index: values.index,
     modelBase: values['model-base'],
     question: values.question,
+    ask: values.ask ? (await loadQuestions(values.ask)).map((q) => q.question) : undefined,
     serviceWorker: values['service-worker'],
   });
   process.stdout.write(values.json ? `${JSON.stringify(report, null, 2)}\n` : `${formatJsWeight(report)}\n`);

@@ -4,6 +4,7 @@
  * covering the whole body, and a size cap enforced while streaming.
  */
 import { createError, isHarelError } from '../../widget/core/errors.ts';
+import { readStreamBytes } from '../../widget/core/format/bytes.ts';
 
 export interface HttpRequest {
   url: string;
@@ -42,26 +43,9 @@ async function readCapped(response: Response, url: string, maxBytes: number): Pr
     await response.body?.cancel().catch(() => undefined);
     throw createError('CRAWL_TOO_LARGE', url, declared, maxBytes);
   }
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array(0);
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw createError('CRAWL_TOO_LARGE', url, size, maxBytes);
-    }
-    parts.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    body.set(part, offset);
-    offset += part.byteLength;
-  }
+  if (!response.body) return new Uint8Array(0);
+  const body = await readStreamBytes(response.body, { stopAt: maxBytes + 1 });
+  if (body.byteLength > maxBytes) throw createError('CRAWL_TOO_LARGE', url, body.byteLength, maxBytes);
   return body;
 }
 

@@ -7,7 +7,7 @@
  */
 import { create, insertMultiple, search, type Tokenizer } from '@orama/orama';
 import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
-import { createOramaTokenizer } from '../../widget/core/tokenizer/index.ts';
+import { createOramaTokenizer } from './orama-tokenizer.ts';
 import { createBm25IndexComponent } from './orama-bm25.ts';
 import type { EvalSearchResult } from './run-eval.ts';
 

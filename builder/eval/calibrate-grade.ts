@@ -7,15 +7,23 @@
  * tiers. Off-topic detection, refusals on evidence and the tiers themselves are fitted by
  * fit-answerability.ts.
  * Searches are cached per request, so each threshold costs only grading and generation.
+ * `--write <threshold>` (one of those swept) writes it into widget/loop/grade-thresholds.ts, which
+ * grading reads, with this command, its inputs' hash and the sweep's table:
+ *   npx tsx builder/eval/calibrate-grade.ts --index .tmp/harel --write 0.35
  */
+import { writeFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Answer } from '../../widget/answer/types.ts';
 import { ExtractiveEngine } from '../../widget/engines/extractive.ts';
 import { gradeFeatures } from '../../widget/loop/grade.ts';
 import { runAnswerLoop } from '../../widget/loop/machine.ts';
 import { LocalSearchService } from '../../widget/search/local-search-service.ts';
+import { contentWords } from '../../widget/text/terms.ts';
 import type { SearchRequest, SearchResponse, SearchService } from '../../widget/search/search-service.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
+import { commandLine, gradeThresholdsSource, provenance } from './fit/constants-source.ts';
 import { loadQuestions, type EvalQuestion, type SourceRef } from './questions.ts';
 import { aliasMap } from './run-eval.ts';
 
@@ -33,6 +41,9 @@ function cached(inner: SearchService): SearchService {
   };
 }
 
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const THRESHOLDS_FILE = 'widget/loop/grade-thresholds.ts';
+
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)} %` : '—');
 
 async function main(): Promise<void> {
@@ -41,8 +52,12 @@ async function main(): Promise<void> {
       index: { type: 'string', default: '.tmp/harel' },
       questions: { type: 'string', default: '../shared/data/harel/questions/dev-v2.json' },
       thresholds: { type: 'string', default: '0.3,0.35,0.375,0.4' },
+      write: { type: 'string' },
     },
   });
+  const swept = values.thresholds!.split(',').map(Number);
+  const chosen = values.write === undefined ? null : Number(values.write);
+  if (chosen !== null && !swept.includes(chosen)) throw new Error(`--write ${values.write} is not among --thresholds ${values.thresholds}: write a threshold the sweep measured.`);
   const index = await readIndexFolder(values.index!);
   const search = cached(LocalSearchService.fromIndex(index));
   const questions = await loadQuestions(values.questions!);
@@ -51,9 +66,12 @@ async function main(): Promise<void> {
     q.facts.some((fact: SourceRef[]) => fact.some((r) => (aliases.get(r.file) ?? r.file) === p.file && (r.page === null || r.page === p.page)));
   const engine = new ExtractiveEngine();
 
-  console.log(`${questions.length} questions (${questions.filter((q) => q.answerable).length} answerable), index ${values.index}`);
-  console.log('threshold | refused answerable | refused unanswerable | answer cites gold page | kept on gold page | kept q with gold | tiers h/m/l (answerable) | p50 ms');
-  for (const t of values.thresholds!.split(',').map(Number)) {
+  const table = [
+    `${questions.length} questions (${questions.filter((q) => q.answerable).length} answerable), index ${values.index}`,
+    'threshold | refused answerable | refused unanswerable | answer cites gold page | kept on gold page | kept q with gold | tiers h/m/l (answerable) | p50 ms',
+  ];
+  for (const line of table) console.log(line);
+  for (const t of swept) {
     let refusedA = 0,
       refusedU = 0,
       citesGold = 0,
@@ -69,7 +87,7 @@ async function main(): Promise<void> {
       ms.push(answer.timings.total);
       // What grading kept on the first pass, measured against the gold pages.
       const first = await search.search({ query: answer.searchedQuery, domain: null, k: 10 });
-      const features = gradeFeatures(answer.searchedQuery, first.passages).filter((f) => f.relevance >= t);
+      const features = gradeFeatures(contentWords(answer.searchedQuery), first.passages).filter((f) => f.relevance >= t);
       if (!q.answerable) {
         if (answer.refused) refusedU++;
         continue;
@@ -88,9 +106,19 @@ async function main(): Promise<void> {
     ms.sort((a, b) => a - b);
     const a = questions.filter((q) => q.answerable).length;
     const u = questions.length - a;
-    console.log(
-      `${t} | ${pct(refusedA, a)} | ${pct(refusedU, u)} | ${pct(citesGold, a)} | ${pct(keptGold, kept)} of ${kept} | ${pct(keptQGold, goldRetrieved)} of ${goldRetrieved} | ${tiers.high}/${tiers.medium}/${tiers.low} (gold cited ${tierGold.high}/${tierGold.medium}) | ${ms[Math.floor(ms.length / 2)].toFixed(0)}`,
-    );
+    const row = `${t} | ${pct(refusedA, a)} | ${pct(refusedU, u)} | ${pct(citesGold, a)} | ${pct(keptGold, kept)} of ${kept} | ${pct(keptQGold, goldRetrieved)} of ${goldRetrieved} | ${tiers.high}/${tiers.medium}/${tiers.low} (gold cited ${tierGold.high}/${tierGold.medium}) | ${ms[Math.floor(ms.length / 2)].toFixed(0)}`;
+    // Timings differ run to run: the written table keeps the figures a rerun reproduces.
+    table.push(row.replace(/ \| \d+$/, ''));
+    console.log(row);
+  }
+  if (chosen !== null) {
+    const inputs = [
+      { label: basename(values.questions!), file: values.questions! },
+      { label: `index ${index.manifest.buildId}`, text: index.manifest.buildId },
+    ];
+    const header = [...(await provenance(commandLine('builder/eval/calibrate-grade.ts', process.argv.slice(2)), inputs)), '', ...table.map((l) => l.replace(/ \| p50 ms$/, ''))];
+    await writeFile(join(ROOT, THRESHOLDS_FILE), gradeThresholdsSource(chosen, header));
+    console.log(`\nwrote ${THRESHOLDS_FILE} (GRADE_MIN_RELEVANCE = ${chosen})`);
   }
 }
 

@@ -28,7 +28,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { assess, type AnswerabilityModel } from '../../widget/loop/answerability.ts';
@@ -38,6 +38,7 @@ import { INDEX_FORMAT_VERSION } from '../../widget/core/format/manifest.ts';
 import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { collectRows, loadContextQuestions, loadOffTopicSet, type FitRow, type QuestionSet } from './fit/collect.ts';
+import { commandLine, provenance } from './fit/constants-source.ts';
 import { assignFolds } from './fit/folds.ts';
 import { cachedQueryEmbedder } from './fit/query-vectors.ts';
 import { fitLogistic, predictLogistic, type FittedLogistic } from './fit/logistic.ts';
@@ -568,6 +569,8 @@ async function main(): Promise<void> {
   const { models, figs: held } = runs.find((r) => r.key === (hybrid ? HYBRID_SHIPPED : 'lexical'))!;
   if (values.write) {
     const summary = [
+      // The rows file is what the fit read: its hash says whether a rerun would refit the same rows.
+      ...(await provenance(commandLine('builder/eval/fit-answerability.ts', process.argv.slice(2)), [{ label: basename(values.rows), file: values.rows }])),
       `Fitted ${new Date().toISOString().slice(0, 10)} on ${rows.length} rows (${Object.entries(held)
         .map(([s, f]) => `${s} ${f.questions}`)
         .join(', ')}).`,

@@ -3,7 +3,7 @@
  * vectors and each fusion side by side on held-out folds:
  *
  *   npx tsx builder/eval/fit-fusion.ts [--harel .tmp/harel-e5] [--heq .tmp/heq-e5] [--model-dir models]
- *       [--folds 5] [--seed 7] [--write builder/eval/fit/fusion-result.json]
+ *       [--folds 5] [--seed 7] [--write builder/eval/fit/fusion-result.json] [--write-defaults]
  *       [--query-text as-asked|without-function-words] [--center none|passages|both] [--prf k,beta]
  *       [--query-vectors training/query-encoder/runs/<run>-f0/held_out.json ...]   (the tuned encoder's held-out folds)
  *
@@ -19,8 +19,9 @@
  * question within each set (seeded); on each fold the grid point with the best training objective
  * ranks the held-out questions. The objective is the mean of strict page hit@5, hit@10, recall@30
  * and MRR, the Harel questions (dev-v2 and dev-v3 pooled) and HeQ weighing half each. "Held-out" figures rank every question with a choice
- * made without it; the final choice is refitted on all questions and goes into
- * widget/core/retrieval/fusion-defaults.ts by hand (the script says when the two differ).
+ * made without it; the final choice is refitted on all questions, and `--write-defaults` writes it
+ * into widget/core/retrieval/fusion-defaults.ts (the file the build and the widget read) with this
+ * command, its inputs' hash and the held-out figures; without it the script says when the two differ.
  */
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -34,6 +35,7 @@ import { FITTED_FUSION, type FusionDefaults } from '../../widget/core/retrieval/
 import { groupBySection } from '../../widget/core/retrieval/page-groups.ts';
 import { rankedPages, Retriever, type FirstStageCandidates, type SearchMode, type SearchOptions } from '../../widget/core/retrieval/retriever.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
+import { commandLine, fusionDefaultsSource, provenance } from './fit/constants-source.ts';
 import { assignFolds } from './fit/folds.ts';
 import { queryVectors } from './fit/query-vectors.ts';
 import { queryText, QUERY_TEXTS, type QueryText } from './fit/query-text.ts';
@@ -363,6 +365,7 @@ async function main(): Promise<void> {
       seed: { type: 'string', default: '7' },
       'query-cache': { type: 'string', default: '.tmp/fit-fusion-queries.json' },
       write: { type: 'string' },
+      'write-defaults': { type: 'boolean', default: false },
       'query-text': { type: 'string', default: 'as-asked' },
       center: { type: 'string', default: 'none' },
       prf: { type: 'string' },
@@ -377,6 +380,11 @@ async function main(): Promise<void> {
   const kind = values['query-text'] as QueryText;
   if (!QUERY_TEXTS.includes(kind)) throw new Error(`--query-text is one of ${QUERY_TEXTS.join(', ')}`);
   const embedded = queryText(kind);
+  // The widget embeds the question as asked, with no centring, feedback or tuned encoder: a fusion
+  // fitted under any of those would not be the one it ranks with.
+  if (values['write-defaults'] && (kind !== 'as-asked' || center !== 'none' || prf || given)) {
+    throw new Error('--write-defaults fits the fusion the widget runs: drop --query-text, --center, --prf and --query-vectors.');
+  }
   if (!existsSync(DATA)) throw new Error(`${DATA} is absent: the fitting data sits beside the repository.`);
   for (const dir of [values.harel!, values.heq!]) {
     if (!existsSync(join(dir, 'manifest.json'))) throw new Error(`${dir} is not an index: build it first (README, "Measured on the real corpus").`);
@@ -491,6 +499,22 @@ async function main(): Promise<void> {
     };
     await writeFile(values.write, `${JSON.stringify(result, roundNumbers, 2)}\n`);
     console.log(`\nwrote ${values.write}`);
+  }
+  if (values['write-defaults']) {
+    const inputs = [
+      ...(['harel/questions/dev-v2.json', 'harel/questions/dev-v3.json', 'heq/heq_v1.1_val.json'] as const).map((file) => ({ label: file, file: join(DATA, file) })),
+      { label: `harel index ${harel.manifest.buildId}`, text: harel.manifest.buildId },
+      { label: `heq index ${heq.manifest.buildId}`, text: heq.manifest.buildId },
+    ];
+    const held = (key: string, set: SetName, metric: string) => heldOut[key][set].strict[metric];
+    const header = [
+      ...(await provenance(commandLine('builder/eval/fit-fusion.ts', process.argv.slice(2)), inputs)),
+      `${counts} answerable questions; ${k} folds, seed ${seed}. The folds chose: ${fitted.either.perFold.map((f) => label(f.chosen)).join('; ')}.`,
+      `Held-out, unfitted (min-max 0.5, pools 150 / 150) → fitted, strict: ${SETS.map((s) => `${s} MRR ${held('hybrid-unfitted', s, 'mrr').toFixed(3)} → ${held('hybrid', s, 'mrr').toFixed(3)}, hit@5 ${pct(held('hybrid-unfitted', s, 'hit@5')).trim()} → ${pct(held('hybrid', s, 'hit@5')).trim()}`).join('; ')}.`,
+    ];
+    const out = join(ROOT, 'widget/core/retrieval/fusion-defaults.ts');
+    await writeFile(out, fusionDefaultsSource(chosen.c, header));
+    console.log(`\nwrote ${out} (${label(chosen.c)})`);
   }
 }
 

@@ -13,7 +13,7 @@ import { index as oramaIndex } from '@orama/orama/components';
 import { throwIfAborted } from '../../widget/core/errors.ts';
 import type { RetrievalDefaults } from '../../widget/core/format/manifest.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
-import { createOramaTokenizer } from '../../widget/core/tokenizer/index.ts';
+import { createOramaTokenizer } from './orama-tokenizer.ts';
 import { chunkContext } from '../../widget/core/format/compile-bm25.ts';
 import type { Bm25Hit, Bm25SearchOptions } from '../../widget/core/retrieval/bm25-index.ts';
 

@@ -155,6 +155,37 @@ test('the demo page fits a 360×740 screen: no page scroll, the composer in view
   await fits();
 });
 
+test('at 360×740 the "add your policy" section folds to one row once the conversation has a question, and opens again', async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await openDemo(page);
+  const section = page.locator('harel-chat [part~="documents"]');
+  const height = async () => (await section.boundingBox())!.height;
+  // Before the first question: the button, the drop hint and the privacy line, as on a wide screen.
+  await expect(page.locator('harel-chat [part~="documents-privacy"]')).toBeVisible();
+  await expect(page.locator('harel-chat [part~="add-document-button"]')).toBeVisible();
+  const before = await height();
+  expect(before).toBeGreaterThan(60);
+
+  await ask(page, 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?');
+  const toggle = page.locator('harel-chat [part~="documents-toggle"]');
+  await expect(toggle).toBeVisible();
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.locator('harel-chat [part~="documents-privacy"]')).toBeHidden();
+  const after = await height();
+  // One row: the control and the section's own padding.
+  expect(after).toBeLessThanOrEqual(44);
+  expect(after).toBeLessThan(before / 2);
+
+  // Its control opens it again, with focus on the add button; the next question folds it again.
+  await toggle.click();
+  await expect(page.locator('harel-chat [part~="documents-privacy"]')).toBeVisible();
+  await expect.poll(() => page.evaluate(() => document.querySelector('harel-chat')!.shadowRoot!.activeElement?.getAttribute('part'))).toBe('add-document-button');
+  expect(await height()).toBeCloseTo(before, 0);
+  await ask(page, 'מה ההשתתפות העצמית בתביעה על נזקי מים בביטוח הדירה?');
+  await expect(toggle).toBeVisible();
+  expect(await height()).toBeLessThanOrEqual(44);
+});
+
 test('the customer sees no internal terms; the details button and the debug attribute show them', async ({ page }) => {
   const internal = /BM25|swiftshader|shader-f16|q4f|MLC|gemma|\d+ קטעים|\d+ passages|חיפוש משולב|חיפוש מילים|hybrid search|word search|אחסון:|Storage:/i;
   await openDemo(page);

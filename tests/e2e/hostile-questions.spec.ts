@@ -5,7 +5,7 @@
  * no markup, and leaves the page's main thread free.
  *
  * The issue reported `'x'.repeat(7104)` after the markup question freezing the page for over 90 s.
- * The cause, found by the question fuzzer: small talk's arithmetic pattern (widget/loop/small-talk.ts)
+ * The cause, found by the question fuzzer: small talk's arithmetic pattern (widget/text/small-talk.ts)
  * backtracked exponentially on a run of letters ("x" is an operand and an operator) that failed
  * to match at its end; `'x'.repeat(7104) + ' \u00ad'` froze the page before the fix.
  */

@@ -9,7 +9,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { plainAnswerText } from '../../widget/answer/document-text.ts';
 import type { Answer } from '../../widget/answer/types.ts';
 import { decodeChunkStore, encodeChunkStore } from '../../widget/core/format/chunk-store.ts';
-import { storeConversation } from '../support/stored-conversation.ts';
+import { readStoredConversation, storeConversation } from '../support/stored-conversation.ts';
 
 async function openDemo(page: Page, query = ''): Promise<void> {
   await page.goto(`/${query}`);
@@ -181,7 +181,7 @@ test('answers an English question from the PDF and links the cited page', async 
   await expect(reply).toHaveAttribute('dir', 'ltr');
   const link = reply.locator(`details.card[data-file="apartment/files/demo-home-policy.pdf"] a`).first();
   await expect(link).toHaveAttribute('href', `https://demo-insurance.example/en/apartment/demo-home-policy.pdf#page=${pdf!.page}`);
-  for (const key of ['route', 'search', 'grade', 'generate', 'ground', 'total'] as const) {
+  for (const key of ['assess', 'search', 'grade', 'generate', 'ground', 'total'] as const) {
     expect(answer.timings[key]).toBeGreaterThanOrEqual(0);
   }
 });
@@ -233,7 +233,13 @@ test("answers an off-topic question with the contact channels the page set, in t
 
 test('a reload reads the index from IndexedDB and keeps the conversation', async ({ page }) => {
   await openDemo(page);
-  await ask(page, 'לכמה ימים אקבל רכב חלופי אחרי תאונה?');
+  const first = await ask(page, 'לכמה ימים אקבל רכב חלופי אחרי תאונה?');
+  // ask() resolves with the whole answer; the stored turn keeps what was shown, not the evaluation payload.
+  expect(first.retrieved.length).toBeGreaterThan(0);
+  const stored = await readStoredConversation<{ answer?: Record<string, unknown> }>(page);
+  expect(stored?.turns[1]?.answer?.citations).toEqual(first.citations);
+  expect(stored?.turns[1]?.answer).not.toHaveProperty('retrieved');
+  expect(stored?.turns[1]?.answer).not.toHaveProperty('evidence');
   const indexRequests: string[] = [];
   page.on('request', (request) => {
     if (/\/index\/.+\.gz$/.test(new URL(request.url()).pathname)) indexRequests.push(request.url());

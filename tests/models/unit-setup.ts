@@ -1,15 +1,14 @@
 /**
- * Vitest's global setup: Gemma 3 270M's GGUF in models/ before any unit test file is collected,
- * fetched once as `models fetch` does (tests/models/gemma.ts), so the tests that read the real file
- * (the reader's tokenizer, the dequantizers against gguf-py, the real merge, the model-file fuzz)
- * run after the quick start instead of being skipped at collection. Where it cannot be fetched they
- * are skipped with the reason printed. It never fails the run itself: the child Vitest runs of
- * tests/unit/models/e5-parity-setup.test.ts pass through here too, and under CI the GGUF browser
- * tests fail where Gemma cannot be had (tests/e2e/gguf.spec.ts).
+ * Vitest's global setup: says, before any unit test file is collected, when Gemma 3 270M's GGUF is
+ * not in models/, so that the tests that read the real file (the reader's tokenizer, the dequantizers
+ * against gguf-py, the real merge, the model-file fuzz) are skipped with the reason printed. It
+ * fetches nothing: `npm run test:models` fetches Gemma the first time (tests/models/prepare-gemma.ts),
+ * then runs those files and the browser tests that run the model, and under CI fails where Gemma
+ * cannot be had. The child Vitest runs of tests/unit/models/e5-parity-setup.test.ts pass through here too.
  */
-import { prepareGemma } from './gemma.ts';
+import { existsSync } from 'node:fs';
+import { GEMMA_FILE } from './gemma.ts';
 
-export default async function setup(): Promise<void> {
-  const missing = await prepareGemma();
-  if (missing) process.stderr.write(`unit tests that read Gemma's GGUF will be skipped: ${missing}\n`);
+export default function setup(): void {
+  if (!existsSync(GEMMA_FILE)) process.stderr.write(`unit tests that read Gemma's GGUF are skipped: ${GEMMA_FILE} is missing (npm run test:models fetches it and runs them)\n`);
 }

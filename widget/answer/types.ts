@@ -5,6 +5,7 @@
  */
 import type { PassageOrigin } from '../core/device/device-document.ts';
 import type { Lang } from '../core/schema.ts';
+import type { QuestionReading } from '../text/question-reading.ts';
 
 /** Which engine wrote the answer: a local LLM (web-llm) or the model-free extractive answerer. */
 export type AnswerMode = 'llm' | 'extractive';
@@ -50,7 +51,8 @@ export interface Citation {
 
 /** Milliseconds spent in each step of the loop (0 for a step that did not run). */
 export interface AnswerTimings {
-  route: number;
+  /** The search's evidence and the models' assessment (called `route` in answers stored before the loop's steps were named for their jobs). */
+  assess: number;
   embed: number;
   search: number;
   grade: number;
@@ -107,6 +109,12 @@ export interface Answer {
    * conversations stored before the reader existed, and in the draft shown while it reads.
    */
   reader?: AnswerReader;
+  /**
+   * How the question was read (text/question-reading.ts), once, for every step: the view reads its
+   * small talk, evaluations record it. In memory only: stored conversations keep what the customer
+   * saw, not how it was decided. Absent in the draft of an older build and in stored turns.
+   */
+  reading?: QuestionReading;
 }
 
 export interface AnswerReader {
@@ -150,12 +158,25 @@ export interface TurnFeedback {
   at: number;
 }
 
+/**
+ * What the conversation keeps of an answer: what the customer saw (text, citations, the tier and
+ * refusal badges, domain, language, the reader's verdict) and what a later turn reads (the searched
+ * query a follow-up builds on, the citations and refusal a repeated question is checked against).
+ * The evaluation payload (`retrieved`, `evidence`, `timings`, `searchMode`) stays on the live
+ * answer `ask()` resolves to and the answer event carries; it is never stored.
+ */
+export type StoredAnswer = Pick<Answer, 'text' | 'citations' | 'mode' | 'confidence' | 'refused' | 'refusal' | 'domain' | 'lang' | 'searchedQuery' | 'reader'>;
+
 /** One turn of the conversation, as persisted and as given to the loop for follow-ups. */
 export interface ChatTurn {
   role: 'user' | 'assistant';
   text: string;
-  /** For assistant turns: the full answer (absent while streaming or after an error). */
-  answer?: Answer;
+  /**
+   * For assistant turns: the answer (absent while streaming or after an error). Typed as what is
+   * stored, so a later turn reads the same from a turn answered now as from one read back from
+   * storage (widget/store/stored-turns.ts); a turn answered now holds the whole Answer.
+   */
+  answer?: StoredAnswer;
   /** An answer the customer stopped while it was being written: kept as streamed so far. */
   stopped?: boolean;
   at: number;

@@ -8,6 +8,7 @@
  * (`forgetModelFiles`), so one bad download never fails every later visit.
  */
 import { throwIfAborted } from '../core/errors.ts';
+import { readStreamBytes } from '../core/format/bytes.ts';
 import type { WorkOptions } from '../core/schema.ts';
 
 /**
@@ -34,26 +35,10 @@ async function openCache(): Promise<Cache | null> {
 async function readAll(response: Response, options: ModelFileOptions, url: string): Promise<Uint8Array<ArrayBuffer>> {
   const total = Number(response.headers.get('content-length') ?? 0) || 0;
   if (!response.body) return new Uint8Array(await response.arrayBuffer());
-  const reader = response.body.getReader();
-  const parts: Uint8Array[] = [];
-  let loaded = 0;
-  for (;;) {
-    throwIfAborted(options.signal);
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value);
-    loaded += value.byteLength;
-    options.onBytes?.(loaded, total);
-  }
+  const bytes = await readStreamBytes(response.body, { signal: options.signal, onBytes: (loaded) => options.onBytes?.(loaded, total) });
   // Content-Length counts the bytes on the wire: it says nothing about a compressed response's body.
   const encoded = (response.headers.get('content-encoding') ?? 'identity') !== 'identity';
-  if (total && !encoded && loaded !== total) throw new Error(`${url}: the download stopped at ${loaded} of ${total} bytes`);
-  const bytes = new Uint8Array(loaded);
-  let at = 0;
-  for (const part of parts) {
-    bytes.set(part, at);
-    at += part.byteLength;
-  }
+  if (total && !encoded && bytes.byteLength !== total) throw new Error(`${url}: the download stopped at ${bytes.byteLength} of ${total} bytes`);
   return bytes;
 }
 

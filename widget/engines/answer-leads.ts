@@ -19,12 +19,12 @@ import { documentText } from '../answer/document-text.ts';
 import { expandQuery } from '../core/retrieval/expand.ts';
 import type { Lang } from '../core/schema.ts';
 import { detectLang } from '../core/tokenizer/index.ts';
-import { askedFacts, coverageVerdict, factLabels, findFacts, isFactKind, type Fact, type Verdict } from '../loop/facts.ts';
-import { clauseTitleAt } from '../loop/clause-title.ts';
-import { groundAnswer } from '../loop/ground.ts';
-import type { QuestionType } from '../loop/question-type.ts';
-import { contentWords, coverage, termSet } from '../loop/terms.ts';
-import { ANSWER_LEADS, strings } from '../loop/strings.ts';
+import { askedFacts, coverageVerdict, findFacts, type Fact, type FactKind, type Verdict } from '../text/facts.ts';
+import { clauseTitleAt } from '../text/clause-title.ts';
+import type { QuestionReading, TextReading } from '../text/question-reading.ts';
+import { lexicalSupport } from '../text/lexical-support.ts';
+import { contentWords, coverage, termSet } from '../text/terms.ts';
+import { ANSWER_LEADS, strings } from '../text/strings.ts';
 import type { GradedPassage } from './engine.ts';
 import { conditionalFacts, factsForQuestion, type ConditionalFact } from './fact-list.ts';
 
@@ -41,18 +41,17 @@ function capitalized(label: string): string {
 }
 
 /** Whether the loop's grounding would accept `line` as supported by `passage` (or not count it as a claim). */
-async function groundable(line: string, passage: GradedPassage): Promise<boolean> {
-  const result = await groundAnswer(line.replace(/\[\d+\]/g, '[1]'), [passage], {});
-  return result.sentences.every((s) => s.supported);
+function groundable(line: string, passage: GradedPassage): boolean {
+  return lexicalSupport(line.replace(/\[\d+\]/g, '[1]'), [passage]).every((s) => s.supported);
 }
 
 /** Share of the question's content words a sentence must hold for an unlabelled fact to lead. */
 export const UNLABELLED_FACT_MIN_COVERAGE = 0.4;
 
-function coversQuestion(question: string, sentence: string): boolean {
+function coversQuestion(question: TextReading, sentence: string): boolean {
   // Across languages the question's words meet the clause only through the lexicon's equivalents.
   const lang = detectLang(sentence);
-  const words = lang === detectLang(question) ? contentWords(question) : contentWords(expandQuery(question).terms).filter((w) => detectLang(w[0]) === lang);
+  const words = lang === question.lang ? question.words : contentWords(expandQuery(question.text).terms).filter((w) => detectLang(w[0]) === lang);
   return coverage(words, termSet(sentence)) >= UNLABELLED_FACT_MIN_COVERAGE;
 }
 
@@ -68,12 +67,12 @@ function numbers(text: string): string[] {
  * leads only from a sentence that holds much of the question's words: otherwise it is a number
  * about something else ("כמה עולה ביטוח משכנתא?" must not lead with a jewellery limit).
  */
-function candidates(question: string, q: QuotedSentence, type: QuestionType, asked: readonly string[]): Fact[] {
+function candidates(question: TextReading, q: QuotedSentence, type: FactKind, asked: readonly string[]): Fact[] {
   const { sentence } = q;
-  const given = new Set(numbers(question));
+  const given = new Set(numbers(question.text));
   // A term the question names must be the fact's own (askedFacts): "מה ההשתתפות העצמית?" is
   // never answered by the sum of another clause, however much of the question that clause holds.
-  const found = asked.length > 0 ? askedFacts(sentence, question, type, asked, sentenceContext(q)) : findFacts(sentence, type).filter((f) => f.label || coversQuestion(question, sentence));
+  const found = asked.length > 0 ? askedFacts(sentence, question.text, type, asked, sentenceContext(q)) : findFacts(sentence, type).filter((f) => f.label || coversQuestion(question, sentence));
   const facts = found.filter((f) => !numbers(f.text).some((n) => given.has(n)));
   const rank = (f: Fact) => (f.label && asked.length > 0 ? 0 : f.label ? 1 : 2);
   return facts
@@ -96,7 +95,7 @@ function sentenceContext(q: QuotedSentence): string[] {
  * conditions, the one line under the condition the question names. Null when no document
  * states it under a condition.
  */
-async function conditionalLead(question: string, type: QuestionType, lang: Lang, asked: readonly string[], first: QuotedSentence, passages: readonly GradedPassage[]): Promise<string | null> {
+async function conditionalLead(question: TextReading, type: FactKind, lang: Lang, asked: readonly string[], first: QuotedSentence, passages: readonly GradedPassage[]): Promise<string | null> {
   // The first quote's document, then the others of its domain, those in the question's language first.
   const sameDomain = passages.filter((p) => p.domain === first.passage.domain);
   const ordered = [first.passage, ...sameDomain.filter((p) => detectLang(p.text) === lang), ...sameDomain];
@@ -107,11 +106,11 @@ async function conditionalLead(question: string, type: QuestionType, lang: Lang,
     for (const f of facts) {
       const passage = byN.get(f.n);
       const item = `${documentText(f.condition)}: ${documentText(f.value)} [${f.n}]`;
-      if (passage && (await groundable(item, passage))) lines.push(item);
+      if (passage && groundable(item, passage)) lines.push(item);
     }
     return lines;
   };
-  const byFile = [...new Set(ordered.map((p) => p.file))].map((file) => factsForQuestion(question, asked, conditionalFacts(question, type, asked, passages, file)));
+  const byFile = [...new Set(ordered.map((p) => p.file))].map((file) => factsForQuestion(question, asked, conditionalFacts(question.text, type, asked, passages, file)));
   // A document that states the fact under the condition the question names answers it, wherever it ranks.
   for (const { facts } of byFile.filter((f) => f.named)) {
     const lines = await grounded(facts);
@@ -130,9 +129,11 @@ async function conditionalLead(question: string, type: QuestionType, lang: Lang,
  * "השתתפות עצמית: 850 ש"ח [1]" from the best quote when it states the asked fact, the asked fact
  * listed by condition where a document states several (conditionalLead), or null.
  */
-export async function factLead(question: string, type: QuestionType, lang: Lang, quotes: readonly QuotedSentence[], passages: readonly GradedPassage[] = []): Promise<string | null> {
-  if (!isFactKind(type) || quotes.length === 0) return null;
-  const asked = factLabels(question, type);
+export async function factLead(reading: QuestionReading, lang: Lang, quotes: readonly QuotedSentence[], passages: readonly GradedPassage[] = []): Promise<string | null> {
+  const type = reading.factKind;
+  if (!type || quotes.length === 0) return null;
+  const question = reading.asking;
+  const asked = reading.askedTerms;
   if (asked.length > 0) {
     const listed = await conditionalLead(question, type, lang, asked, quotes[0], passages);
     if (listed) return listed;
@@ -145,7 +146,7 @@ export async function factLead(question: string, type: QuestionType, lang: Lang,
       const leads = [...(fact.label && sameLanguage ? [documentText(capitalized(fact.label))] : []), ANSWER_LEADS[lang].fact[fact.kind]];
       for (const lead of leads) {
         const line = `${lead}: ${documentText(fact.text)} [${q.n}]`;
-        if (await groundable(line, q.passage)) return line;
+        if (groundable(line, q.passage)) return line;
       }
     }
   }

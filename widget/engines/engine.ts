@@ -5,6 +5,7 @@
 import type { AnswerMode, ChatTurn } from '../answer/types.ts';
 import type { Lang } from '../core/schema.ts';
 import type { ContextPassage } from '../search/search-service.ts';
+import type { QuestionReading } from '../text/question-reading.ts';
 
 /** A passage that passed grading, numbered as the engine must cite it: `[n]` = passages[n - 1]. */
 export interface GradedPassage extends ContextPassage {
@@ -15,9 +16,14 @@ export interface GradedPassage extends ContextPassage {
 }
 
 export interface GenerateRequest {
+  /** The question as typed. */
   question: string;
-  /** What the loop searched: a follow-up's question with the previous one's words ("ומה לגבי רכב?" alone says little). Unset: the question. */
-  searchQuery?: string;
+  /**
+   * The question's one reading (text/question-reading.ts): what it asks, as typed and as searched (a
+   * follow-up's question with the previous one's words: "ומה לגבי רכב?" alone says little). Engines
+   * read it rather than the question's text, so nothing is read twice.
+   */
+  reading: QuestionReading;
   lang: Lang;
   passages: GradedPassage[];
   history: ChatTurn[];

@@ -17,12 +17,12 @@ import { documentText } from '../answer/document-text.ts';
 import { throwIfAborted } from '../core/errors.ts';
 import { expandQuery } from '../core/retrieval/expand.ts';
 import { detectLang } from '../core/tokenizer/index.ts';
-import { clauseTitleAt } from '../loop/clause-title.ts';
-import { answersType, askedFacts, factLabels, isFactKind } from '../loop/facts.ts';
-import { askingText, detectQuestionType, type QuestionType } from '../loop/question-type.ts';
-import { quoted } from '../loop/strings.ts';
-import { isQuotable, oneLine, sentenceSpans } from '../loop/sentences.ts';
-import { contentWords, coverage, localIdf, termSet } from '../loop/terms.ts';
+import { clauseTitleAt } from '../text/clause-title.ts';
+import { answersType, askedFacts, isFactKind } from '../text/facts.ts';
+import { readStandalone, type QuestionReading } from '../text/question-reading.ts';
+import { quoted } from '../text/strings.ts';
+import { isQuotable, oneLine, sentenceSpans } from '../text/sentences.ts';
+import { contentWords, coverage, localIdf, termSet } from '../text/terms.ts';
 import { factLead, quotedVerdict, quotesFrame, type QuotedSentence } from './answer-leads.ts';
 import type { AnswerEngine, GenerateRequest, GenerateResult, GradedPassage } from './engine.ts';
 
@@ -106,24 +106,26 @@ export function jaccard(a: ReadonlySet<string>, b: ReadonlySet<string>): number 
  * language (an English question that reached Hebrew clauses through the bilingual lexicon), their
  * lexicon equivalents too, which are all the clauses can share with it.
  */
-function selectionWords(question: string, passages: readonly GradedPassage[]): ReturnType<typeof contentWords> {
-  const lang = detectLang(question);
-  const foreign = passages.length > 0 && passages.every((p) => detectLang(p.context || p.text) !== lang);
-  return contentWords(foreign ? `${question} ${expandQuery(question).terms}` : question);
+function selectionWords(searched: QuestionReading['searched'], passages: readonly GradedPassage[]): readonly ReturnType<typeof contentWords>[number][] {
+  const foreign = passages.length > 0 && passages.every((p) => detectLang(p.context || p.text) !== searched.lang);
+  return foreign ? contentWords(`${searched.text} ${expandQuery(searched.text).terms}`) : searched.words;
 }
 
 /**
- * The sentences that answer `question` from `passages`, best first. `type` is what the question
- * asks for (detected from `question` unless given).
+ * The sentences that answer the question from `passages`, best first: scored on the searched
+ * words, for what the question asks (its reading's `asking`). A bare string is read as a question
+ * asked alone.
  */
-export function selectSentences(question: string, passages: readonly GradedPassage[], options: ExtractiveOptions = {}, type: QuestionType = detectQuestionType(question)): SelectedSentence[] {
-  return pickSentences(scoreSentences(question, passages, options, type), options);
+export function selectSentences(question: QuestionReading | string, passages: readonly GradedPassage[], options: ExtractiveOptions = {}): SelectedSentence[] {
+  return pickSentences(scoreSentences(typeof question === 'string' ? readStandalone(question) : question, passages, options), options);
 }
 
 /** Every quotable sentence of `passages` with its lexical score (coverage × grade × answer type), in passage order. */
-export function scoreSentences(question: string, passages: readonly GradedPassage[], options: ExtractiveOptions = {}, type: QuestionType = detectQuestionType(question)): ScoredSentence[] {
+export function scoreSentences(reading: QuestionReading, passages: readonly GradedPassage[], options: ExtractiveOptions = {}): ScoredSentence[] {
   const { answerTypeBonus } = { ...EXTRACTIVE_DEFAULTS, ...options };
-  const words = selectionWords(question, passages);
+  const question = reading.searched.text;
+  const type = reading.asking.type;
+  const words = selectionWords(reading.searched, passages);
   const raw: { n: number; sentence: string; relevance: number; terms: Set<string>; sectionPath: readonly string[]; page: string; own: boolean }[] = [];
   for (const p of passages) {
     const text = p.context || p.text;
@@ -139,7 +141,7 @@ export function scoreSentences(question: string, passages: readonly GradedPassag
   }
   // A quantity about the term the question names ("מה ההשתתפות העצמית"), not any quantity: a
   // housing allowance of 6,000 ש"ח must not win the bonus a deductible earns.
-  const asked = isFactKind(type) ? factLabels(question, type) : [];
+  const asked = reading.searchedAskedTerms;
   const carriesAnswer = (sentence: string, sectionPath: readonly string[]) =>
     isFactKind(type) ? askedFacts(sentence, question, type, asked, sectionPath).length > 0 : type !== 'other' && answersType(sentence, type, sectionPath);
   // A sentence stating the asked fact under a heading or clause title that names the asked term
@@ -199,17 +201,16 @@ export class ExtractiveEngine implements AnswerEngine {
 
   async generate(request: GenerateRequest): Promise<GenerateResult> {
     throwIfAborted(request.signal);
-    // A follow-up ("ומה לגבי רכב?") selects on the words it was searched with, not its own few.
-    const query = request.searchQuery ?? request.question;
-    // What the question asks, read from the searched words when the question alone is too short to say.
-    const asking = askingText(request.question, query);
-    const type = detectQuestionType(asking);
-    const selected = selectSentences(query, request.passages, this.options, type);
+    // A follow-up ("ומה לגבי רכב?") selects on the words it was searched with, not its own few,
+    // for what it asks (read from the searched words when the question alone is too short to say).
+    const { reading } = request;
+    const type = reading.asking.type;
+    const selected = selectSentences(reading, request.passages, this.options);
     const quotes = new Map<number, string>();
     if (selected.length === 0) return { text: '', quotes };
     const byN = new Map(request.passages.map((p) => [p.n, p]));
     const quotedSentences: QuotedSentence[] = selected.map((s) => ({ n: s.n, sentence: s.sentence, passage: byN.get(s.n)! }));
-    const fact = await factLead(asking, type, request.lang, quotedSentences, request.passages);
+    const fact = await factLead(reading, request.lang, quotedSentences, request.passages);
     throwIfAborted(request.signal);
     const verdict = type === 'coverage' ? quotedVerdict(quotedSentences) : null;
     const lines: string[] = [];
@@ -228,9 +229,4 @@ export class ExtractiveEngine implements AnswerEngine {
     }
     return { text: lines.join('\n'), quotes };
   }
-}
-
-/** What the question asks for (askingText). */
-export function answerType(question: string, query: string): QuestionType {
-  return detectQuestionType(askingText(question, query));
 }

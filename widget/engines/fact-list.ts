@@ -15,11 +15,12 @@
  */
 import { DOMAIN_KEYWORDS } from '../core/retrieval/domain-keywords.ts';
 import { expandQuery } from '../core/retrieval/expand.ts';
-import { oneLine, sentenceSpans } from '../loop/sentences.ts';
-import { clauseTitleAt } from '../loop/clause-title.ts';
-import { askedFacts, findFacts, sameTerm, type Fact } from '../loop/facts.ts';
-import type { QuestionType } from '../loop/question-type.ts';
-import { contentWords, coverage, termSet, type Word } from '../loop/terms.ts';
+import { oneLine, sentenceSpans } from '../text/sentences.ts';
+import { clauseTitleAt } from '../text/clause-title.ts';
+import { askedFacts, findFacts, sameTerm, type Fact } from '../text/facts.ts';
+import type { TextReading } from '../text/question-reading.ts';
+import type { QuestionType } from '../text/question-type.ts';
+import { contentWords, coverage, termSet, type Word } from '../text/terms.ts';
 import type { GradedPassage } from './engine.ts';
 
 /** A fact of the asked kind with the condition it holds under. */
@@ -135,12 +136,12 @@ const SUBJECT_TERMS = termSet([...Object.keys(DOMAIN_KEYWORDS), ...Object.values
  * none, since it asks about something no case is stated for ("ומה לגבי מזג האוויר?" after the
  * deductible). `named` says which. The asked term's own words never pick a condition.
  */
-export function factsForQuestion(question: string, asked: readonly string[], facts: readonly ConditionalFact[]): { facts: ConditionalFact[]; named: boolean } {
+export function factsForQuestion(question: TextReading, asked: readonly string[], facts: readonly ConditionalFact[]): { facts: ConditionalFact[]; named: boolean } {
   const askedTerms = termSet(asked.map((a) => `${a} ${expandQuery(a).terms}`).join(' '));
-  const conditionWords = (text: string) => contentWords(text).filter((w) => !w.some((t) => askedTerms.has(t) || UNNAMING.has(t)));
-  const own = conditionWords(question);
+  const conditionWords = (words: readonly Word[]) => words.filter((w) => !w.some((t) => askedTerms.has(t) || UNNAMING.has(t)));
+  const own = conditionWords(question.words);
   // Across languages the condition meets the question's lexicon equivalents: "earthquake" names "רעידת אדמה".
-  const equivalents = conditionWords(expandQuery(question).terms);
+  const equivalents = conditionWords(contentWords(expandQuery(question.text).terms));
   // A condition is named when it holds at least half of the question's own words (or of their
   // equivalents): "התייעצות עם רופא מומחה" does not name "ניתוח אצל מנתח שאינו רופא הסכם" by its one "רופא".
   const names = (words: readonly Word[], terms: ReadonlySet<string>) => words.length > 0 && coverage(words, terms) >= NAMED_MIN_COVERAGE;
@@ -149,6 +150,6 @@ export function factsForQuestion(question: string, asked: readonly string[], fac
     return names(own, terms) || names(equivalents, terms);
   });
   if (named.length > 0) return { facts: named.slice(0, MAX_LISTED_FACTS), named: true };
-  const unexplained = contentWords(question).filter((w) => !w.some((t) => askedTerms.has(t) || UNNAMING.has(t) || SUBJECT_TERMS.has(t)));
+  const unexplained = question.words.filter((w) => !w.some((t) => askedTerms.has(t) || UNNAMING.has(t) || SUBJECT_TERMS.has(t)));
   return { facts: unexplained.length > 0 ? [] : facts.slice(0, MAX_LISTED_FACTS), named: false };
 }

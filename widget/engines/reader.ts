@@ -27,6 +27,9 @@ export interface ReaderReply {
   ms: number;
 }
 
+/** Reader calls per answer unless the page says otherwise (reader-calls): each is seconds on a 2-core CPU. */
+export const DEFAULT_READER_CALLS = 2;
+
 export interface PassageReader {
   /** The reader's model, e.g. "gemma-3-270m-harel-reader". */
   readonly modelId: string;

@@ -24,11 +24,11 @@
  */
 import type { ChatTurn } from '../answer/types.ts';
 import type { Lang } from '../core/schema.ts';
-import { detectLang, tokenize } from '../core/tokenizer/index.ts';
-import { isBareQuestionWord, readsAsContinuation, refersBack, withoutContinuation } from './follow-up-cues.ts';
-import { namedInsurance, reaskAbout } from './follow-up-subject.ts';
-import { mentionsInsurance } from './route.ts';
-import { contentWords } from './terms.ts';
+import { tokenize } from '../core/tokenizer/index.ts';
+import { answerLang } from '../text/answer-lang.ts';
+import { isBareQuestionWord, readsAsContinuation, refersBack, withoutContinuation } from '../text/follow-up-cues.ts';
+import { namedInsurance, reaskAbout } from '../text/follow-up-subject.ts';
+import { readQuestion, readText, type QuestionReading, type TextReading } from '../text/question-reading.ts';
 
 export type FollowUpSignal = 'continuation' | 'reference' | 'ellipsis' | null;
 
@@ -46,6 +46,8 @@ export interface AnalyzedQuestion {
    * question about another insurance ("ומה לגבי נסיעות?"). Absent otherwise (the router decides).
    */
   domain?: string | null;
+  /** The question read once, as typed and as searched: what every later step reads it by. */
+  reading: QuestionReading;
 }
 
 /** Whether a bare ellipsis's words continue the previous question's topic (`previous` as it was searched). */
@@ -61,11 +63,8 @@ export interface AnalyzeOptions {
 export const FOLLOW_UP_MAX_WORDS = 4;
 export const FOLLOW_UP_BARE_WORDS = 2;
 
-/** The question's own language; the interface language only when it has no Hebrew or Latin letters to tell by. */
-export function answerLang(question: string, interfaceLang: Lang | 'auto' = 'auto'): Lang {
-  if (interfaceLang !== 'auto' && !/[\u05D0-\u05EAA-Za-z\u00C0-\u024F]/.test(question)) return interfaceLang;
-  return detectLang(question);
-}
+// In the text layer, so that the view reads it without importing the loop (answer-loop.ts is lazy).
+export { answerLang };
 
 /** The previous question's searched text: its rewritten form when it was a follow-up itself. */
 export function previousQuery(history: readonly ChatTurn[]): string | null {
@@ -78,16 +77,17 @@ export function previousQuery(history: readonly ChatTurn[]): string | null {
 }
 
 /** Why `question` continues `previous`, or null when it stands on its own. */
-export async function followUpSignal(question: string, previous: string | null, fitsPreviousTopic?: TopicFit): Promise<FollowUpSignal> {
+export async function followUpSignal(question: TextReading, previous: string | null, fitsPreviousTopic?: TopicFit): Promise<FollowUpSignal> {
   if (!previous) return null;
-  const words = contentWords(question).length;
+  const { text } = question;
+  const words = question.words.length;
   if (words > FOLLOW_UP_MAX_WORDS) return null;
-  if (readsAsContinuation(question)) return 'continuation';
-  if (refersBack(question)) return 'reference';
-  if (words === 0) return isBareQuestionWord(question) ? 'ellipsis' : null;
+  if (readsAsContinuation(text)) return 'continuation';
+  if (refersBack(text)) return 'reference';
+  if (words === 0) return isBareQuestionWord(text) ? 'ellipsis' : null;
   if (words > FOLLOW_UP_BARE_WORDS) return null;
-  if (mentionsInsurance(question)) return 'ellipsis';
-  return (await fitsPreviousTopic?.(question, previous)) ? 'ellipsis' : null;
+  if (question.insuranceWords) return 'ellipsis';
+  return (await fitsPreviousTopic?.(text, previous)) ? 'ellipsis' : null;
 }
 
 /** Words of `text` (as written) that carry search terms and are not already among `exclude`'s terms. */
@@ -105,16 +105,26 @@ function contentSurfaceWords(text: string, exclude: Set<string>): string[] {
 export async function analyzeQuestion(question: string, history: readonly ChatTurn[], options: AnalyzeOptions = {}): Promise<AnalyzedQuestion> {
   const text = question.trim();
   const lang = answerLang(text, options.interfaceLang);
-  const alone: AnalyzedQuestion = { question, lang, searchQuery: text, followUp: false, followUpSignal: null };
+  // Read as typed, once: the words and cues it is read by do not depend on white space around it.
+  const typed = readText(question);
+  const analyzed = (searchQuery: string, rest: Partial<AnalyzedQuestion> = {}): AnalyzedQuestion => ({
+    question,
+    lang,
+    searchQuery,
+    followUp: false,
+    followUpSignal: null,
+    ...rest,
+    reading: readQuestion(typed, searchQuery, lang),
+  });
   const previous = previousQuery(history);
-  const signal = await followUpSignal(text, previous, options.fitsPreviousTopic);
-  if (!signal) return alone;
+  const signal = await followUpSignal(typed, previous, options.fitsPreviousTopic);
+  if (!signal) return analyzed(text);
   const own = withoutContinuation(text) || text;
-  const followUp = { ...alone, followUp: true, followUpSignal: signal };
+  const followUp = { followUp: true, followUpSignal: signal };
   const reasked = reaskAbout(previous!, own);
   // The customer named the insurance: search it, whatever the router makes of the previous question's words.
-  if (reasked) return { ...followUp, searchQuery: reasked, domain: namedInsurance(own) };
+  if (reasked) return analyzed(reasked, { ...followUp, domain: namedInsurance(own) });
   const carried = contentSurfaceWords(previous!, new Set(tokenize(own)));
-  if (carried.length === 0) return alone;
-  return { ...followUp, searchQuery: `${carried.join(' ')} ${own}` };
+  if (carried.length === 0) return analyzed(text);
+  return analyzed(`${carried.join(' ')} ${own}`, followUp);
 }

@@ -14,8 +14,8 @@ import { tableHeaderFor } from '../answer/quote-tables.ts';
 import type { Citation } from '../answer/types.ts';
 import { safeSourceUrl } from '../core/url-policy.ts';
 import type { GradedPassage } from '../engines/engine.ts';
-import { isQuotable, oneLine, splitSentences } from './sentences.ts';
-import { contentWords, coverage, termSet } from './terms.ts';
+import { isQuotable, oneLine, splitSentences } from '../text/sentences.ts';
+import { contentWords, coverage, termSet, type Word } from '../text/terms.ts';
 
 const DIGIT = '[0-9\\u0660-\\u0669\\u06F0-\\u06F9]';
 const MARKER = new RegExp(`[ \\t]*\\[\\s*(${DIGIT}+(?:\\s*(?:[,،;]|[-–]|\\s)\\s*${DIGIT}+)*)\\s*\\]`, 'gu');
@@ -93,13 +93,12 @@ export function parseCitations(text: string, passages: readonly GradedPassage[])
   return { text: joinSegments(out), sources, renumbered, dropped, grounded: sources.length > 0 };
 }
 
-/** The passage sentence that best matches `reference` (the answer's words and the question's). */
-export function bestSentence(passage: Pick<GradedPassage, 'text' | 'context' | 'title' | 'sectionPath'>, reference: string): string {
+/** The passage sentence that best matches the reference's content `words` (the answer's words and the question's). */
+export function bestSentence(passage: Pick<GradedPassage, 'text' | 'context' | 'title' | 'sectionPath'>, words: readonly Word[]): string {
   const all = splitSentences(passage.context || passage.text);
   const quotable = all.filter((s) => isQuotable(s, [passage.title, ...passage.sectionPath]));
   const sentences = quotable.length ? quotable : all;
   if (sentences.length === 0) return oneLine(passage.text);
-  const words = contentWords(reference);
   let best = sentences[0];
   let bestScore = -1;
   for (const s of sentences) {
@@ -116,8 +115,10 @@ export function bestSentence(passage: Pick<GradedPassage, 'text' | 'context' | '
  * Citation cards for the parsed answer. `quotes` are the extractive engine's verbatim sentences by
  * the engine's numbering; without them the quote is the passage's sentence closest to the answer.
  */
-export function buildCitations(parsed: ParsedCitations, options: { quotes?: ReadonlyMap<number, string>; reference: string }): Citation[] {
-  return parsed.sources.map((p, i) => citationOf(p, i + 1, options.quotes?.get(p.n) ?? bestSentence(p, options.reference)));
+export function buildCitations(parsed: ParsedCitations, options: { quotes?: ReadonlyMap<number, string>; reference: string | readonly Word[] }): Citation[] {
+  // Read once for every card (a question's words come already read: its reading's).
+  const words = typeof options.reference === 'string' ? contentWords(options.reference) : options.reference;
+  return parsed.sources.map((p, i) => citationOf(p, i + 1, options.quotes?.get(p.n) ?? bestSentence(p, words)));
 }
 
 function citationOf(p: GradedPassage, n: number, quote: string): Citation {

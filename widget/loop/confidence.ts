@@ -15,7 +15,7 @@
 import type { Confidence } from '../answer/types.ts';
 import type { Lang } from '../core/schema.ts';
 import type { Assessment } from './answerability.ts';
-import { strings } from './strings.ts';
+import { strings } from '../text/strings.ts';
 
 /** Below this share of supported claims the answer is not shown as an answer. */
 export const GROUNDED_MIN_FRACTION = 0.5;

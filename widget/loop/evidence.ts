@@ -8,16 +8,15 @@
  * computes exactly the same features in Node.
  */
 import { detectLang } from '../core/tokenizer/index.ts';
+import type { TextReading } from '../text/question-reading.ts';
 import type { SemanticEvidence, TermStats } from '../core/retrieval/retriever.ts';
 import type { RouteResult } from '../core/retrieval/route.ts';
 import type { ContextPassage, SearchResponse } from '../search/search-service.ts';
-import { answersType } from './facts.ts';
-import { passageMatchText } from './grade.ts';
-import { detectQuestionType, type QuestionType } from './question-type.ts';
-import { mentionsInsurance } from './route.ts';
-import { isQuotable, oneLine, splitSentences } from './sentences.ts';
-import { smallTalkKind } from './small-talk.ts';
-import { contentWords, termSet, wordFound, type Word } from './terms.ts';
+import { answersType } from '../text/facts.ts';
+import { passageMatchText } from '../text/passage-text.ts';
+import type { QuestionType } from '../text/question-type.ts';
+import { isQuotable, oneLine, splitSentences } from '../text/sentences.ts';
+import { termSet, wordFound, type Word } from '../text/terms.ts';
 
 /** The features every search yields (BM25's, the router's, the sentences'), in stored order. */
 export const LEXICAL_FEATURES = [
@@ -170,8 +169,8 @@ export function semanticFeatures(semantic: SemanticEvidence | null, passages: re
 }
 
 export interface EvidenceInput {
-  /** The searched question (a follow-up already rewritten). */
-  query: string;
+  /** The searched question's reading (a follow-up already rewritten): the features were fitted on it. */
+  query: TextReading;
   response: Pick<SearchResponse, 'result'>;
   /** The graded passages (best retrieval first). */
   passages: readonly ContextPassage[];
@@ -182,8 +181,8 @@ export interface EvidenceInput {
 }
 
 export function computeEvidence({ query, response, passages, graded, fixedDomain }: EvidenceInput): Evidence {
-  const words = contentWords(query);
-  const type = detectQuestionType(query);
+  const words = query.words;
+  const type = query.type;
   const stats = response.result.termStats ?? { chunks: 1, df: {} };
   const { idf: weights, unknown, familiarity } = wordIdf(words, stats);
   const mass = weights.reduce((s, w) => s + w, 0);
@@ -215,7 +214,7 @@ export function computeEvidence({ query, response, passages, graded, fixedDomain
   const meanScore = scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : 0;
   const route = response.result.route;
   const routeConfidence = fixedDomain ? 1 : routeEvidence(route);
-  const lang = detectLang(query);
+  const lang = query.lang;
   const topLang = passages[0] ? detectLang(passages[0].text) : lang;
 
   const features: EvidenceVector = {
@@ -236,7 +235,7 @@ export function computeEvidence({ query, response, passages, graded, fixedDomain
     bm25Strength: mass > 0 ? Math.min(s1 / mass, 5) : 0,
     routeConfidence,
     routeAgrees: fixedDomain ? 1 : route?.domain != null && passages[0]?.domain === route.domain ? 1 : 0,
-    insuranceWords: mentionsInsurance(query) ? 1 : 0,
+    insuranceWords: query.insuranceWords ? 1 : 0,
     typed: type === 'other' ? 0 : 1,
     factInBest: best ? fact(best) : 0,
     factNearTop: sentences.slice(0, FACT_SENTENCES).some((s) => fact(s) === 1) ? 1 : 0,
@@ -252,7 +251,7 @@ export function computeEvidence({ query, response, passages, graded, fixedDomain
     missingKey: missingKey(words, weights, passageTerms.slice(0, EVIDENCE_PASSAGES), stats.chunks),
     // The question's most specific word is one the index has never seen.
     keyUnknown: weights.length > 0 && unknown[weights.indexOf(Math.max(...weights))] ? 1 : 0,
-    smallTalk: smallTalkKind(query) ? 1 : 0,
+    smallTalk: query.smallTalk ? 1 : 0,
     ...semanticFeatures(response.result.semantic ?? null, top),
   };
   return { features, questionType: type };

@@ -5,7 +5,7 @@
  * cause. If that fails too, the answer is the low-confidence refusal with the closest clauses,
  * each with its citation, so the customer can read the policy's own words.
  */
-import { isQuotable, splitSentences } from './sentences.ts';
+import { isQuotable, splitSentences } from '../text/sentences.ts';
 import { documentText } from '../answer/document-text.ts';
 import type { Citation } from '../answer/types.ts';
 import type { Lang } from '../core/schema.ts';
@@ -13,7 +13,9 @@ import type { GradedPassage } from '../engines/engine.ts';
 import type { SearchRequest } from '../search/search-service.ts';
 import { buildCitations, parseCitations } from './citations.ts';
 import type { GradedCandidate } from './grade.ts';
-import { quoted, strings } from './strings.ts';
+import type { SmallTalkKind } from '../text/small-talk.ts';
+import { quoted, strings, type ContactChannels } from '../text/strings.ts';
+import type { Word } from '../text/terms.ts';
 
 /** Lexicon weight on the retry: the equivalents count as much as the customer's words (default 0.3). */
 export const BROAD_EXPANSION_WEIGHT = 0.8;
@@ -21,6 +23,17 @@ export const BROAD_EXPANSION_WEIGHT = 0.8;
 export const BROAD_K = 15;
 /** Clauses shown under a refusal. */
 export const CLOSEST_CLAUSES = 3;
+
+/** The reply to an off-topic question: a greeting or thanks in kind, else what the assistant answers and whom to ask (the page's `contacts`). */
+export function offTopicReply(lang: Lang, smallTalk: SmallTalkKind | null, contacts: ContactChannels): string {
+  if (smallTalk === 'greeting') return strings(lang).greeting;
+  if (smallTalk === 'thanks') return strings(lang).welcome;
+  return offTopicText(lang, contacts);
+}
+
+export function offTopicText(lang: Lang, contacts: ContactChannels): string {
+  return strings(lang).offTopic(contacts);
+}
 
 export function broaderRequest(request: SearchRequest): SearchRequest {
   return { ...request, route: false, domain: null, k: BROAD_K, expansionWeight: BROAD_EXPANSION_WEIGHT };
@@ -35,7 +48,7 @@ export interface Refusal {
  * "I cannot find a definitive answer" with the closest clauses: the best-graded passages (graded
  * or not), one per page, each quoted by its sentence closest to the question.
  */
-export function refusalWithClosest(lang: Lang, question: string, candidates: readonly GradedCandidate[]): Refusal {
+export function refusalWithClosest(lang: Lang, question: string | readonly Word[], candidates: readonly GradedCandidate[]): Refusal {
   const s = strings(lang);
   const seen = new Set<string>();
   const closest: GradedPassage[] = [];

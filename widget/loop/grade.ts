@@ -11,7 +11,9 @@
 import { throwIfAborted } from '../core/errors.ts';
 import type { AnswerEngine } from '../engines/engine.ts';
 import type { ContextPassage } from '../search/search-service.ts';
-import { contentWords, coverage, localIdf, termSet } from './terms.ts';
+import { GRADE_MIN_RELEVANCE } from './grade-thresholds.ts';
+import { passageMatchText } from '../text/passage-text.ts';
+import { contentWords, coverage, localIdf, termSet, type Word } from '../text/terms.ts';
 
 /*
  * Word weights come from the retrieved passages, not the whole index. Measured with
@@ -44,7 +46,7 @@ export const COVERAGE_WEIGHT = 0.75;
  * their detail absent): lexical evidence separates them only partly, and each one refused costs
  * about two answerable ones. 0.35 keeps false refusals well under one in ten.
  */
-export const GRADE_MIN_RELEVANCE = 0.35;
+export { GRADE_MIN_RELEVANCE };
 
 export interface GradedCandidate {
   passage: ContextPassage;
@@ -65,19 +67,13 @@ export interface GradeResult {
 
 export interface GradeOptions {
   minRelevance?: number;
-  /** Features already computed for these passages (the loop's route step needs them first). */
+  /** Features already computed for these passages (the loop's assess step needs them first). */
   features?: Omit<GradedCandidate, 'kept'>[];
   signal?: AbortSignal;
 }
 
-/** The text a passage is matched on: what BM25 saw (body, title, section path) widened to its context. */
-export function passageMatchText(p: ContextPassage): string {
-  return [p.title, ...p.sectionPath, p.context || p.text].join('\n');
-}
-
-/** The normalised features of each passage for `question` (pure; the calibration script sweeps these). */
-export function gradeFeatures(question: string, passages: readonly ContextPassage[]): Omit<GradedCandidate, 'kept'>[] {
-  const words = contentWords(question);
+/** The normalised features of each passage for the question's content `words` (pure; the calibration script sweeps these). */
+export function gradeFeatures(words: readonly Word[], passages: readonly ContextPassage[]): Omit<GradedCandidate, 'kept'>[] {
   const sets = passages.map((p) => termSet(passageMatchText(p)));
   const idf = localIdf(words, sets);
   const top = passages.reduce((m, p) => Math.max(m, p.score), 0);
@@ -89,7 +85,7 @@ export function gradeFeatures(question: string, passages: readonly ContextPassag
 }
 
 export async function gradePassages(question: string, passages: readonly ContextPassage[], engine: Pick<AnswerEngine, 'gradePassages'>, options: GradeOptions = {}): Promise<GradeResult> {
-  const features = options.features ?? gradeFeatures(question, passages);
+  const features = options.features ?? gradeFeatures(contentWords(question), passages);
   let verdicts: boolean[];
   let method: GradeResult['method'] = 'threshold';
   if (engine.gradePassages && passages.length > 0) {

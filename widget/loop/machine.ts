@@ -1,19 +1,29 @@
 /**
- * The answer loop as an explicit state machine. Each state is one step module; `transition` is the
- * whole control flow, so the order can be read (and tested) in one place:
+ * The answer loop as an explicit state machine. Each state is one step, each step one job in its
+ * own module; `transition` is the whole control flow, so the order can be read (and tested) in one
+ * place:
  *
- *   analyze → retrieve → route ─off-topic→ fallback → done
+ *   analyze → retrieve → assess ─off-topic→ fallback → done
  *                          └→ grade ─nothing kept→ retry → retrieve (once, broader)
- *                               └→ generate → ground ─not grounded→ retry (once)
- *                                               ├─not answerable→ fallback → done
- *                                               └→ read → done (second failure → fallback → done)
+ *                               └→ generate → ground → score ─not grounded→ retry (once)
+ *                                                        ├─not answerable→ fallback → done
+ *                                                        └→ read → done (second failure → fallback → done)
  *
- * retrieve precedes route: the search service routes and retrieves in one call (one worker round
- * trip), and off-topic detection needs both the router's evidence and what retrieval found. The
- * route step also measures the search's evidence (evidence.ts) once; the fitted answerability
- * models (answerability.ts) read it there for off-topic, and at the ground step for the refusal
- * and the confidence tier. A refusal on evidence is not retried: the broader retry exists for
- * mechanical failures (nothing kept, an answer its passages do not support).
+ * | step     | module          | what it does                                                          |
+ * |----------|-----------------|-----------------------------------------------------------------------|
+ * | analyze  | analyze.ts      | the question read once (text/question-reading.ts) and what to search   |
+ * | retrieve | retrieve.ts     | one search (the service routes and retrieves in one call)              |
+ * | assess   | assess.ts       | the search's evidence, the models, their assessment, off-topic or not  |
+ * | grade    | grade.ts        | which passages the answer may use                                      |
+ * | generate | generate.ts     | the engine writes the answer                                           |
+ * | ground   | ground.ts       | is each claim supported by what it cites; the citation cards           |
+ * | score    | score.ts        | the quote's similarity, the confidence tier, a repeat, the caveat      |
+ * | read     | read.ts         | the reader model reads the cited pages                                 |
+ * | retry    | fallback.ts     | the broader search                                                     |
+ * | fallback | fallback.ts     | the refusal with the closest clauses, or the off-topic reply           |
+ *
+ * A refusal on evidence is not retried: the broader retry exists for mechanical failures (nothing
+ * kept, an answer its passages do not support).
  *
  * read: the reader model (read.ts) reads the cited page(s) once the answer is composed; the draft
  * goes to `onDraft` first, so the customer reads the extractive answer while the model reads. A
@@ -25,26 +35,21 @@ import type { Lang } from '../core/schema.ts';
 import type { AnswerEngine, GenerateResult, GradedPassage } from '../engines/engine.ts';
 import type { PassageReader } from '../engines/reader.ts';
 import type { ContextPassage, SearchRequest, SearchService } from '../search/search-service.ts';
+import type { ContactChannels } from '../text/strings.ts';
 import { analyzeQuestion, type AnalyzedQuestion } from './analyze.ts';
+import type { AnswerabilityModel } from './answerability.ts';
+import { assessSearch, offTopicVerdict, type SearchAssessment } from './assess.ts';
 import { buildCitations, parseCitations, type ParsedCitations } from './citations.ts';
-import { confidenceTier, withCaveat } from './confidence.ts';
-import { broaderRequest, refusalWithClosest } from './fallback.ts';
+import { broaderRequest, offTopicReply, refusalWithClosest } from './fallback.ts';
 import { generateAnswer, numberPassages } from './generate.ts';
-import { gradeFeatures, gradePassages, type GradedCandidate, type GradeResult } from './grade.ts';
+import { gradePassages, type GradedCandidate, type GradeResult } from './grade.ts';
 import { groundAnswer, type GroundResult } from './ground.ts';
 import { readAnswer, skippedReader } from './read.ts';
-import { rankedPassages, retrieve, type Retrieved } from './retrieve.ts';
-import { repeatsPreviousAnswer } from './repeated-answer.ts';
-import { offTopicText, routedDomain } from './route.ts';
-import { assess, modelFor, readsQuote, refusalReadsQuote, type AnswerabilityModel, type Assessment } from './answerability.ts';
-import { computeEvidence, quoteHead, type Evidence } from './evidence.ts';
-import { leadMissesAsked } from './facts.ts';
-import { askingText } from './question-type.ts';
-import { smallTalkKind } from './small-talk.ts';
-import { strings, type ContactChannels } from './strings.ts';
+import { rankedPassages, retrieve, routedDomain, type Retrieved } from './retrieve.ts';
+import { scoreAnswer } from './score.ts';
 import { routerTopicFit } from './topic-fit.ts';
 
-export type LoopState = 'analyze' | 'route' | 'retrieve' | 'grade' | 'generate' | 'ground' | 'read' | 'retry' | 'fallback' | 'done';
+export type LoopState = 'analyze' | 'retrieve' | 'assess' | 'grade' | 'generate' | 'ground' | 'score' | 'read' | 'retry' | 'fallback' | 'done';
 
 /** What the transitions look at, and nothing else. */
 export interface LoopFacts {
@@ -61,8 +66,8 @@ export function transition(state: LoopState, facts: LoopFacts): LoopState {
     case 'analyze':
       return 'retrieve';
     case 'retrieve':
-      return 'route';
-    case 'route':
+      return 'assess';
+    case 'assess':
       return facts.offTopic ? 'fallback' : 'grade';
     case 'grade':
       return facts.kept > 0 ? 'generate' : facts.retried ? 'fallback' : 'retry';
@@ -71,6 +76,8 @@ export function transition(state: LoopState, facts: LoopFacts): LoopState {
     case 'generate':
       return 'ground';
     case 'ground':
+      return 'score';
+    case 'score':
       return facts.grounded ? 'read' : facts.notAnswerable || facts.retried ? 'fallback' : 'retry';
     case 'read':
     case 'fallback':
@@ -136,13 +143,8 @@ interface Context {
   retrieved?: Retrieved;
   /** The first search's whole ranked list: what evaluations score (a retry does not replace it). */
   ranked?: ContextPassage[];
-  /** Grading features of the retrieved passages: off-topic detection and grading share them. */
-  features?: ReturnType<typeof gradeFeatures>;
-  /** The latest search's evidence and what the fitted models make of it. */
-  evidence?: Evidence;
-  /** The models that decide this question (the tuning's, else the ones its search's evidence calls for). */
-  model?: AnswerabilityModel;
-  assessment?: Assessment;
+  /** The latest search's evidence and what the fitted models make of it (with the quote weighed, once scored). */
+  judged?: SearchAssessment;
   domain: string | null;
   grade?: GradeResult;
   /** Every graded passage seen, for the closest clauses of a refusal. */
@@ -151,6 +153,7 @@ interface Context {
   generated?: GenerateResult;
   parsed?: ParsedCitations;
   ground?: GroundResult;
+  citations: Citation[];
   confidence: Confidence;
   result?: { text: string; citations: Citation[]; refusal: Answer['refusal'] };
   reader: AnswerReader;
@@ -177,25 +180,20 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
     ctx.ranked ??= ctx.retrieved.response.passages;
     ctx.timings.embed += ctx.retrieved.response.timings.embed;
     ctx.timings.search += ctx.retrieved.response.timings.search;
+    // The retry searches without routing: keep the first pass's domain.
+    if (!ctx.facts.retried) ctx.domain = routedDomain(ctx.retrieved.response, ctx.input.domain);
   },
-  route: (ctx) =>
-    timed(ctx, 'route', () => {
-      const { response, passages } = ctx.retrieved!;
-      // The retry searches without routing: keep the first pass's domain.
-      if (!ctx.facts.retried) ctx.domain = routedDomain(response, ctx.input.domain);
-      ctx.features = gradeFeatures(ctx.analyzed!.searchQuery, passages);
-      ctx.evidence = computeEvidence({ query: ctx.analyzed!.searchQuery, response, passages, graded: ctx.features, fixedDomain: ctx.input.domain });
-      ctx.model = ctx.options.tuning?.answerability ?? modelFor(response.result);
-      ctx.assessment = assess(ctx.evidence, ctx.model);
-      // Where the quote's similarity weighs, a refused question's off-topic reply waits for it (fallback).
-      ctx.facts.offTopic = !ctx.facts.retried && (refusalReadsQuote(ctx.model) ? ctx.assessment.offTopicAlone : ctx.assessment.isOffTopic);
+  assess: (ctx) =>
+    timed(ctx, 'assess', () => {
+      ctx.judged = assessSearch(ctx.analyzed!.reading.searched, ctx.retrieved!, { fixedDomain: ctx.input.domain, model: ctx.options.tuning?.answerability });
+      ctx.facts.offTopic = offTopicVerdict(ctx.judged, 'search', ctx.facts.retried);
     }),
   grade: (ctx) =>
     timed(ctx, 'grade', async () => {
       ctx.grade = await gradePassages(ctx.analyzed!.searchQuery, ctx.retrieved!.passages, ctx.deps.engine, {
         signal: ctx.options.signal,
         minRelevance: ctx.options.tuning?.minRelevance,
-        features: ctx.features,
+        features: ctx.judged!.features,
       });
       ctx.seen.push(...ctx.grade.candidates);
       ctx.facts.kept = ctx.grade.kept.length;
@@ -205,7 +203,7 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
       ctx.passages = numberPassages(ctx.grade!.kept);
       ctx.generated = await generateAnswer(ctx.deps.engine, {
         question: ctx.input.question,
-        searchQuery: ctx.analyzed!.searchQuery,
+        reading: ctx.analyzed!.reading,
         lang: ctx.analyzed!.lang,
         passages: ctx.passages,
         history: ctx.input.history,
@@ -215,33 +213,37 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
     }),
   ground: (ctx) =>
     timed(ctx, 'ground', async () => {
-      const parsed = parseCitations(ctx.generated!.text, ctx.passages);
-      const ground = await groundAnswer(parsed.text, parsed.sources, ctx.deps.engine, { signal: ctx.options.signal });
-      ctx.parsed = parsed;
-      ctx.ground = ground;
-      const citations = buildCitations(parsed, { quotes: ctx.generated!.quotes, reference: `${ctx.analyzed!.searchQuery}\n${parsed.text}` });
-      await measureQuote(ctx, citations[0]?.quote);
-      const tier = confidenceTier({
-        kept: ctx.grade!.kept.length,
-        cited: parsed.grounded,
-        groundedFraction: parsed.grounded ? ground.fraction : 0,
-        assessment: ctx.assessment!,
-        // An LLM that graded the passages has judged answerability itself.
-        llmGraded: ctx.grade!.method === 'llm',
-        leadMissesAskedFact: leadMissesAskedFact(ctx, citations[0]),
-      });
-      // A follow-up quoting only what the previous answer quoted found nothing of what it added (repeated-answer.ts).
-      const repeats = ctx.analyzed!.followUp && repeatsPreviousAnswer(ctx.input.question, ctx.input.history, citations);
-      ctx.facts.notAnswerable = tier === 'refuse' || repeats;
-      ctx.confidence = tier === 'refuse' || repeats ? 'low' : tier;
-      ctx.facts.grounded = ctx.confidence !== 'low';
-      if (!ctx.facts.grounded) return;
-      const lang = ctx.analyzed!.lang;
-      ctx.result = {
-        text: ctx.confidence === 'medium' ? withCaveat(parsed.text, lang) : parsed.text,
-        citations,
-        refusal: null,
-      };
+      ctx.parsed = parseCitations(ctx.generated!.text, ctx.passages);
+      ctx.ground = await groundAnswer(ctx.parsed.text, ctx.parsed.sources, ctx.deps.engine, { signal: ctx.options.signal });
+      ctx.citations = buildCitations(ctx.parsed, { quotes: ctx.generated!.quotes, reference: `${ctx.analyzed!.searchQuery}\n${ctx.parsed.text}` });
+    }),
+  // Timed with the ground step as before its split: timings.embed stays the question's embedding.
+  score: (ctx) =>
+    timed(ctx, 'ground', async () => {
+      const scored = await scoreAnswer(
+        ctx.deps.search,
+        {
+          reading: ctx.analyzed!.reading,
+          question: ctx.input.question,
+          history: ctx.input.history,
+          followUp: ctx.analyzed!.followUp,
+          judged: ctx.judged!,
+          grade: ctx.grade!,
+          parsed: ctx.parsed!,
+          ground: ctx.ground!,
+          citations: ctx.citations,
+          query: ctx.request!.query,
+          searchMode: ctx.retrieved!.response.result.mode,
+        },
+        ctx.options.signal,
+      );
+      ctx.judged = scored.judged;
+      ctx.confidence = scored.confidence;
+      ctx.facts.notAnswerable = scored.notAnswerable;
+      ctx.facts.grounded = scored.text !== null;
+      // The refused question the off-topic model leans towards, decided once its quote was weighed.
+      if (scored.notAnswerable) ctx.facts.offTopic = offTopicVerdict(scored.judged, 'answer', ctx.facts.retried);
+      if (scored.text !== null) ctx.result = { text: scored.text, citations: ctx.citations, refusal: null };
     }),
   async read(ctx) {
     const setup = ctx.deps.reader;
@@ -255,7 +257,7 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
     if (outcome.text) {
       ctx.result = { ...ctx.result!, text: outcome.text };
     } else if (outcome.allNoAnswer && setup.refuses && ctx.confidence !== 'high') {
-      const closest = refusalWithClosest(ctx.analyzed!.lang, ctx.analyzed!.searchQuery, ctx.seen);
+      const closest = refusalWithClosest(ctx.analyzed!.lang, ctx.analyzed!.reading.searched.words, ctx.seen);
       ctx.confidence = 'low';
       ctx.result = { ...closest, refusal: 'not-answerable' };
     }
@@ -267,42 +269,15 @@ const STEPS: Record<Exclude<LoopState, 'done'>, Step> = {
   fallback(ctx) {
     const lang = ctx.analyzed!.lang;
     ctx.confidence = 'low';
-    // The refused question the off-topic model leans towards, decided once its quote was weighed
-    // (the route step decided it already where the refusal does not read the quote).
-    if (!ctx.facts.retried && ctx.assessment?.isOffTopic) ctx.facts.offTopic = true;
     if (ctx.facts.offTopic) {
-      const talk = smallTalkKind(ctx.input.question);
-      const text = talk === 'greeting' ? strings(lang).greeting : talk === 'thanks' ? strings(lang).welcome : offTopicText(lang, ctx.deps.contacts ?? {});
-      ctx.result = { text, citations: [], refusal: 'off-topic' };
+      ctx.result = { text: offTopicReply(lang, ctx.analyzed!.reading.typed.smallTalk, ctx.deps.contacts ?? {}), citations: [], refusal: 'off-topic' };
       return;
     }
-    const closest = refusalWithClosest(lang, ctx.analyzed!.searchQuery, ctx.seen);
+    const closest = refusalWithClosest(lang, ctx.analyzed!.reading.searched.words, ctx.seen);
     ctx.result = { ...closest, refusal: ctx.facts.notAnswerable ? 'not-answerable' : ctx.parsed ? 'not-grounded' : 'no-passages' };
     ctx.reader = skippedReader('the answer was refused before reading', ctx.deps.reader?.reader?.modelId ?? null);
   },
 };
-
-/** Whether the answer's first quote misses what the question asks for (facts.ts). */
-function leadMissesAskedFact(ctx: Context, first: Citation | undefined): boolean {
-  if (!first?.quote) return false;
-  const asking = askingText(ctx.input.question, ctx.analyzed!.searchQuery);
-  return first.quote.split(' … ').some((q) => leadMissesAsked(q, asking, first.sectionPath));
-}
-
-/**
- * The similarity of the answer's first quoted sentence to the question (evidence.ts, semQuote), and
- * the assessment again with it: only where the models read it and the search ran hybrid (one more
- * embedding, in the search worker), else the evidence keeps 0, as the models were fitted.
- */
-async function measureQuote(ctx: Context, quote: string | undefined): Promise<void> {
-  const similarity = ctx.deps.search.similarity;
-  if (!quote || !ctx.model || !readsQuote(ctx.model) || ctx.retrieved!.response.result.mode !== 'hybrid' || !similarity) return;
-  // Timed with the ground step it belongs to: timings.embed stays the question's embedding.
-  const value = await similarity.call(ctx.deps.search, ctx.request!.query, quoteHead(quote), ctx.options.signal);
-  if (value === null) return;
-  ctx.evidence!.features.semQuote = value;
-  ctx.assessment = assess(ctx.evidence!, ctx.model);
-}
 
 /** Runs the loop for one question; resolves to the complete Answer, throws ABORTED when stopped. */
 export async function runAnswerLoop(input: LoopInput, deps: LoopDeps, options: LoopOptions = {}): Promise<Answer> {
@@ -312,10 +287,11 @@ export async function runAnswerLoop(input: LoopInput, deps: LoopDeps, options: L
     deps,
     options,
     facts: { offTopic: false, kept: 0, grounded: false, retried: false, notAnswerable: false },
-    timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
+    timings: { assess: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
     domain: input.domain ?? null,
     seen: [],
     passages: [],
+    citations: [],
     confidence: 'low',
     reader: skippedReader('no reader on this page'),
   };
@@ -356,14 +332,15 @@ function assembleAnswer(ctx: Context): Answer {
     searchMode: response.result.mode,
     retrieved: rankedPassages(ctx.ranked ?? []),
     timings: { ...ctx.timings },
-    ...(ctx.evidence && ctx.assessment
+    reading: ctx.analyzed!.reading,
+    ...(ctx.judged
       ? {
           evidence: {
-            questionType: ctx.evidence.questionType,
-            features: { ...ctx.evidence.features },
-            offTopic: ctx.assessment.offTopic,
-            answerable: ctx.assessment.answerable,
-            correct: ctx.assessment.correct,
+            questionType: ctx.judged.evidence.questionType,
+            features: { ...ctx.judged.evidence.features },
+            offTopic: ctx.judged.assessment.offTopic,
+            answerable: ctx.judged.assessment.answerable,
+            correct: ctx.judged.assessment.correct,
           },
         }
       : {}),

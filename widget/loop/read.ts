@@ -16,14 +16,14 @@ import type { Answer, AnswerReader } from '../answer/types.ts';
 import { stripBidiControls } from '../core/bidi-controls.ts';
 import { parseClauseLine } from '../core/chunk/clause.ts';
 import { createError, isHarelError } from '../core/errors.ts';
-import type { PassageReader, ReaderReply } from '../engines/reader.ts';
+import { DEFAULT_READER_CALLS, type PassageReader, type ReaderReply } from '../engines/reader.ts';
 import type { ContextPassage } from '../search/search-service.ts';
 
 /** Words in one window: the training windows' mean (43) with room for the budget's cut. */
 export const WINDOW_WORDS = 44;
 
-/** Reader calls per answer unless the page says otherwise (reader-calls): each is seconds on a 2-core CPU. */
-export const DEFAULT_READER_CALLS = 2;
+// Kept with the reader's interface, where the element's configuration reads it without importing the loop.
+export { DEFAULT_READER_CALLS };
 
 export interface ReadWindow {
   /** The citation whose page the window comes from. */

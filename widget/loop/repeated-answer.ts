@@ -10,8 +10,8 @@
  */
 import type { ChatTurn, Citation } from '../answer/types.ts';
 import { previousQuery } from './analyze.ts';
-import { withoutContinuation } from './follow-up-cues.ts';
-import { contentWords, termSet, wordFound } from './terms.ts';
+import { withoutContinuation } from '../text/follow-up-cues.ts';
+import { contentWords, termSet, wordFound } from '../text/terms.ts';
 
 /** The previous turn's answer, when it was one (not a refusal, not stopped) and quoted something. */
 function previousCitations(history: readonly ChatTurn[]): readonly Citation[] | null {

@@ -1,6 +1,7 @@
 /**
- * Step 2: search. The service routes and retrieves in one call (in the widget, one message to the
- * search worker); the loop keeps the whole response for routing, grading and evaluation.
+ * Step: search. The service routes and retrieves in one call (in the widget, one message to the
+ * search worker): routing is no step of its own, the loop reads the routed domain from the
+ * response, and keeps the whole response for the assessment, grading and evaluation.
  */
 import type { RankedPassage } from '../answer/types.ts';
 import { createError, isHarelError } from '../core/errors.ts';
@@ -47,4 +48,10 @@ export function rankedPassages(passages: readonly ContextPassage[]): RankedPassa
     twin: p.twin,
     pageTwin: p.pageTwin,
   }));
+}
+
+/** The domain to report: the site's fixed domain, else the router's confident choice, else null. */
+export function routedDomain(response: SearchResponse, fixed?: string | null): string | null {
+  if (fixed) return fixed;
+  return response.result.domainFilter ?? response.result.route?.domain ?? null;
 }

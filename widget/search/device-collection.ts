@@ -8,10 +8,19 @@
  */
 import { createError, throwIfAborted } from '../core/errors.ts';
 import type { DeviceDocumentInfo, DeviceEmbeddingStatus, ParsedDeviceDocument } from '../core/device/device-document.ts';
-import { buildDeviceSearchPart, type DeviceSearchPart } from '../core/device/device-search-part.ts';
+import type { DeviceSearchPart } from '../core/device/device-search-part.ts';
 import { passageText } from '../core/embedding/passage-text.ts';
 import type { StoredDeviceDocument } from '../store/db.ts';
 import type { DeviceStore } from '../store/device-store.ts';
+
+let searchPart: typeof import('../core/device/device-search-part.ts') | null = null;
+/**
+ * The search part's builder (with the BM25 compiler), imported when the first document is restored
+ * or added: the worker of a visit whose customer keeps none never downloads it.
+ */
+async function loadSearchPart(): Promise<void> {
+  searchPart ??= await import('../core/device/device-search-part.ts');
+}
 
 /** Embeds one passage as the site's passages were embedded (prefix included by the caller). */
 export interface PassageEmbedder {
@@ -62,7 +71,9 @@ export class DeviceCollection {
 
   /** Reads the documents kept on this device (after a reload); their search part is built at once. */
   async restore(): Promise<void> {
-    for (const stored of await this.options.store.list()) {
+    const kept = await this.options.store.list();
+    if (kept.length) await loadSearchPart();
+    for (const stored of kept) {
       if (this.entries.has(stored.id)) continue;
       const vectors = await this.options.store.vectors(stored.id);
       const entry = this.entry(stored);
@@ -79,6 +90,7 @@ export class DeviceCollection {
     throwIfAborted(signal);
     const known = this.entries.get(document.id);
     if (known) throw createError('DOCUMENT_DUPLICATE', document.name, known.stored.document.name);
+    await loadSearchPart();
     const stored = await this.options.store.add(document, file, Date.now());
     if (signal?.aborted) {
       // Cancelled while it was being written: nothing of it stays.
@@ -173,11 +185,14 @@ export class DeviceCollection {
   private changed(): void {
     if (this.disposed) return;
     const entries = [...this.entries.values()].sort((a, b) => a.stored.addedAt - b.stored.addedAt || a.stored.id.localeCompare(b.stored.id));
-    this.part = buildDeviceSearchPart(
-      entries.map((e) => ({ document: e.stored.document, vectors: e.rows })),
-      this.embedder?.dim ?? null,
-      this.part,
-    );
+    // Entries come only through restore() and add(), which load the builder first.
+    this.part = entries.length
+      ? searchPart!.buildDeviceSearchPart(
+          entries.map((e) => ({ document: e.stored.document, vectors: e.rows })),
+          this.embedder?.dim ?? null,
+          this.part,
+        )
+      : null;
     this.options.onChange(this.part);
   }
 

@@ -1,14 +1,15 @@
 /**
  * The page's side of reading a customer's PDF (issue 36): one document worker per document
  * (widget/workers/document-worker.ts), the file's bytes transferred to it, the worker terminated
- * when it answers or the signal fires. Terminating rather than asking it to stop: pdf.js can stay
+ * when it answers or the signal fires. Terminated, not only sent the RPC's cancel: pdf.js can stay
  * busy on one page without yielding, and a cancelled read must end at once.
  */
 import type { ParsedDeviceDocument } from '../core/device/device-document.ts';
-import { createError, HarelError, throwIfAborted } from '../core/errors.ts';
+import { createError, throwIfAborted } from '../core/errors.ts';
 import type { Progress } from '../core/schema.ts';
 import { ModuleWorker } from '../assets.ts';
-import { type DocumentWorkerRequest, isDocumentWorkerResponse } from '../workers/document-protocol.ts';
+import type { DocumentMethods } from '../workers/document-protocol.ts';
+import { RpcClient } from '../workers/rpc.ts';
 
 export interface ReadDeviceDocumentOptions {
   signal?: AbortSignal;
@@ -38,33 +39,17 @@ export async function readDeviceDocument(file: Blob, name: string, options: Read
   throwIfAborted(signal);
 
   const worker = startDocumentWorker();
-  return new Promise<ParsedDeviceDocument>((resolve, reject) => {
-    const finish = () => {
-      signal?.removeEventListener('abort', onAbort);
-      worker.terminate();
-    };
-    const onAbort = () => {
-      finish();
-      reject(createError('ABORTED'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    worker.onmessage = (event: MessageEvent<unknown>) => {
-      const message = event.data;
-      if (!isDocumentWorkerResponse(message)) return;
-      if (message.type === 'progress') {
-        onProgress?.(message.progress);
-        return;
-      }
-      finish();
-      if (message.type === 'parsed') resolve(message.document);
-      else reject(new HarelError(message.error.code, message.error.message));
-    };
-    // A worker that fails to start (blocked, a syntax error) answers nothing: fail the read.
-    worker.onerror = (event) => {
-      event.preventDefault();
-      finish();
-      reject(createError('UNEXPECTED', `the document worker failed: ${event.message || 'it could not start'}`));
-    };
-    worker.postMessage({ type: 'parse', bytes, name } satisfies DocumentWorkerRequest, [bytes]);
-  });
+  const rpc = new RpcClient<DocumentMethods>((message, transfer) => worker.postMessage(message, transfer));
+  // pdf.js's own messages on this port are not the RPC's: receive leaves them alone.
+  worker.onmessage = (event: MessageEvent<unknown>) => rpc.receive(event.data);
+  // A worker that fails to start (blocked, a syntax error) answers nothing: fail the read.
+  worker.onerror = (event) => {
+    event.preventDefault();
+    rpc.failAll(createError('UNEXPECTED', `the document worker failed: ${event.message || 'it could not start'}`));
+  };
+  try {
+    return await rpc.call('parse', { bytes, name }, { signal, onEvent: onProgress, transfer: [bytes] });
+  } finally {
+    worker.terminate();
+  }
 }

@@ -140,3 +140,23 @@ export interface SearchService {
   devicePage?(id: string, page: number): Promise<string>;
   dispose(): void;
 }
+
+/**
+ * The methods a SearchService answers argument for argument (all but load, which reports as it
+ * goes, and dispose): the search worker serves them and its client forwards them
+ * (widget/workers/rpc-forward.ts), so a method is written here and in LocalSearchService only.
+ * The compiler refuses this list when a method of the interface is missing from it.
+ */
+export const FORWARDED_METHODS = {
+  search: true,
+  route: true,
+  similarity: true,
+  addDocument: true,
+  removeDocument: true,
+  removeAllDocuments: true,
+  devicePage: true,
+} as const satisfies Record<Exclude<keyof SearchService, 'load' | 'dispose'>, true>;
+
+export type ForwardedMethod = keyof typeof FORWARDED_METHODS;
+
+export const forwardedMethods = Object.keys(FORWARDED_METHODS) as ForwardedMethod[];

@@ -3,7 +3,7 @@
  * active answer engine, runs the answer loop per question, and persists the turns. No DOM: the
  * element renders what this holds and calls `onChange` to know when to render again.
  *
- * Async state follows @lit/task's shape — a status enum plus an AbortController per piece of
+ * Async state is a status enum plus an AbortController per piece of
  * work — so a stop, a new question or a disconnect cancels exactly what is running.
  *
  * Questions and answers follow one rule, whoever asks (the composer, a starter, "ask again", or a
@@ -34,10 +34,8 @@ import type { DeviceDocumentInfo } from '../core/device/device-document.ts';
 import { asHarelError, createError, type HarelError, isHarelError } from '../core/errors.ts';
 import type { Progress } from '../core/schema.ts';
 import type { AnswerEngine } from '../engines/engine.ts';
-import { ExtractiveEngine } from '../engines/extractive.ts';
-import { runAnswerLoop, type LoopState } from '../loop/machine.ts';
-import { skippedReader } from '../loop/read.ts';
-import type { ContactChannels } from '../loop/strings.ts';
+import type { LoopState } from '../loop/machine.ts';
+import type { ContactChannels } from '../text/strings.ts';
 import type { IndexInfo, LoadIndexOptions, SearchService } from '../search/search-service.ts';
 import type { ConversationStore } from '../store/conversation-store.ts';
 import { type AddDocumentOptions, DeviceDocuments, type DocumentReader } from './device-documents.ts';
@@ -99,6 +97,17 @@ export interface AskOptions {
 /** A question waiting for the index, as the UI shows it. */
 export type QueuedQuestion = PendingQuestion<AskOptions>;
 
+type AnswerLoop = typeof import('./answer-loop.ts');
+let answerLoop: Promise<AnswerLoop> | null = null;
+/** The loop and the extractive engine (answer-loop.ts), imported once, with the first question; a failed import is tried again by the next. */
+function loadAnswerLoop(): Promise<AnswerLoop> {
+  answerLoop ??= import('./answer-loop.ts').catch((error: unknown) => {
+    answerLoop = null;
+    throw error;
+  });
+  return answerLoop;
+}
+
 export class ChatSession {
   indexStatus: IndexStatus = 'idle';
   indexInfo: IndexInfo | null = null;
@@ -117,7 +126,8 @@ export class ChatSession {
   /** The customer's own documents on this device (issue 36): the list, and the additions under way. */
   readonly deviceDocuments: DeviceDocuments;
 
-  private engine: AnswerEngine = new ExtractiveEngine();
+  /** The local LLM once loaded; before it, the extractive engine, made with the first question (answer-loop.ts). */
+  private engine: AnswerEngine | null = null;
   private readonly options: SessionOptions;
   private readonly queue: PendingQuestions<AskOptions, Answer>;
   private loadController: AbortController | null = null;
@@ -145,7 +155,7 @@ export class ChatSession {
   }
 
   get mode(): AnswerMode {
-    return this.engine.mode;
+    return this.engine?.mode ?? 'extractive';
   }
 
   /** Questions not in `turns`: waiting for their turn, or left unanswered (load failed, stopped). */
@@ -264,10 +274,13 @@ export class ChatSession {
     this.changed();
     // The composed answer, shown while the reader reads; replaced by the read one.
     let draft: ChatTurn | null = null;
+    let loop: AnswerLoop | null = null;
     try {
-      const answer = await runAnswerLoop(
+      loop = await loadAnswerLoop();
+      const engine = (this.engine ??= new loop.ExtractiveEngine());
+      const answer = await loop.runAnswerLoop(
         { question: text, history, domain: options.domain, lang: options.lang },
-        { search: this.options.search, engine: this.engine, contacts: options.contacts, reader: this.reader.setup() },
+        { search: this.options.search, engine, contacts: options.contacts, reader: this.reader.setup() },
         {
           signal: controller.signal,
           onDraft: (composed) => {
@@ -308,12 +321,12 @@ export class ChatSession {
       const failure = asHarelError(error);
       // After a clear the question is gone: nothing about it is written back.
       if (epoch === this.epoch) {
-        if (isHarelError(failure, 'ABORTED') && draft) {
+        if (isHarelError(failure, 'ABORTED') && draft && loop) {
           // Stopped while the reader read: the composed answer stays, saying the reader was stopped.
           const shown: ChatTurn = draft;
           const kept: ChatTurn = {
             ...shown,
-            answer: { ...shown.answer!, reader: skippedReader('stopped', this.reader.state.modelId) },
+            answer: { ...shown.answer!, reader: loop.skippedReader('stopped', this.reader.state.modelId) },
           };
           this.turns = this.turns.map((t) => (t === shown ? kept : t));
           void this.persist();

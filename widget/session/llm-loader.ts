@@ -5,7 +5,6 @@
  * mode="llm" — asks for it, so the widget's first load stays small.
  */
 import { createError, type HarelError } from '../core/errors.ts';
-import { ExtractiveEngine } from '../engines/extractive.ts';
 import { checkWebGpu, chooseModelVariant, type GpuReport } from '../engines/webllm/gpu-check.ts';
 import { findModel, GEMMA_MODELS } from '../engines/webllm/models.ts';
 import type { LlmLoader } from './chat-session.ts';
@@ -99,6 +98,7 @@ export function createLlmLoader(options: LlmOptions & { pick: () => LlmSupport |
     if (useGguf) {
       const { GgufEngine } = await import('../engines/gguf/gguf-engine.ts');
       const { GatedEngine, gateFor } = await import('../engines/gguf/answer-gate.ts');
+      const { ExtractiveEngine } = await import('../engines/extractive.ts');
       const engine = await GgufEngine.load({ url: options.ggufUrl, signal, onProgress, gpuReport: support?.ok ? support.gpu : null });
       // Quotation answers where the model has not earned it (answer-gate.ts); the model elsewhere.
       const gated = new GatedEngine(engine, new ExtractiveEngine(), gateFor(engine.modelId, options.ggufAnswers ?? 'measured'));

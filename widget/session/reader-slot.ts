@@ -1,7 +1,7 @@
 /**
  * The reader model of one conversation (engines/reader.ts): loaded once, when the page turns it on
  * (the reader-model attribute), in the background — answers before it is in say the reader was
- * skipped and why, and nothing else waits for it. Async state as @lit/task keeps it: a status and
+ * skipped and why, and nothing else waits for it. Async state is a status and
  * an AbortController for the load.
  */
 import { asHarelError, isHarelError } from '../core/errors.ts';

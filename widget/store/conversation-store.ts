@@ -5,6 +5,7 @@
 import type { IDBPDatabase } from 'idb';
 import type { ChatTurn } from '../answer/types.ts';
 import { openHarelDb, type HarelDb } from './db.ts';
+import { storedTurns } from './stored-turns.ts';
 
 export interface ConversationStore {
   load(key: string): Promise<ChatTurn[]>;
@@ -14,14 +15,19 @@ export interface ConversationStore {
   clear(key: string): Promise<void>;
 }
 
-/** Answers hold nothing but data; a structured clone drops anything that is not, e.g. a getter's host. */
-const plain = (turns: readonly ChatTurn[]): ChatTurn[] => JSON.parse(JSON.stringify(turns)) as ChatTurn[];
+/**
+ * The turns as stored (stored-turns.ts: the answers without their evaluation payload), as plain
+ * data: answers hold nothing else, and a JSON copy drops anything that is not, e.g. a getter's host.
+ */
+const plain = (turns: readonly ChatTurn[]): ChatTurn[] => JSON.parse(JSON.stringify(storedTurns(turns))) as ChatTurn[];
 
 class IdbConversationStore implements ConversationStore {
   constructor(private readonly db: IDBPDatabase<HarelDb>) {}
 
   async load(key: string): Promise<ChatTurn[]> {
-    return (await this.db.get('conversations', key))?.turns ?? [];
+    // Cut down whoever wrote it: the upgrade to version 3 rewrote the records stored before, but a
+    // record put as it was (a test's, a hand-edited one) reads back the same as one saved now.
+    return storedTurns((await this.db.get('conversations', key))?.turns ?? []);
   }
 
   async save(key: string, turns: readonly ChatTurn[]): Promise<void> {
@@ -31,7 +37,7 @@ class IdbConversationStore implements ConversationStore {
   async append(key: string, turn: ChatTurn): Promise<ChatTurn[]> {
     // Read and write in one transaction so two tabs appending at once do not drop a turn.
     const tx = this.db.transaction('conversations', 'readwrite');
-    const turns = [...((await tx.store.get(key))?.turns ?? []), ...plain([turn])];
+    const turns = [...storedTurns((await tx.store.get(key))?.turns ?? []), ...plain([turn])];
     await Promise.all([tx.store.put({ indexKey: key, turns, updatedAt: Date.now() }), tx.done]);
     return turns;
   }

@@ -1,15 +1,17 @@
 /**
  * The widget's one IndexedDB database. Index builds, conversations and the customer's own
- * documents share it so a site has a single entry to clear. Stores are only ever added (builds and
- * conversations in version 1, the device documents' three in version 2), never migrated in place.
+ * documents share it so a site has a single entry to clear. Stores are added (builds and
+ * conversations in version 1, the device documents' three in version 2); version 3 rewrote the
+ * stored conversations in place, their answers cut down to what a conversation keeps (stored-turns.ts).
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore, type StoreNames } from 'idb';
 import type { ChatTurn } from '../answer/types.ts';
 import type { IndexFileRole } from '../core/format/manifest.ts';
 import type { ParsedDeviceDocument } from '../core/device/device-document.ts';
+import { storedTurns } from './stored-turns.ts';
 
 export const DB_NAME = 'harel-chat';
-const DB_VERSION = 2;
+const DB_VERSION = 3;
 
 /** A verified build as downloaded (compressed bytes), keyed by index URL and build id. */
 export interface StoredBuild {
@@ -68,7 +70,7 @@ export function buildKey(indexKey: string, buildId: string): string {
 export async function openHarelDb(): Promise<IDBPDatabase<HarelDb>> {
   if (typeof indexedDB === 'undefined') throw new Error('IndexedDB is not available in this browser context');
   return openDB<HarelDb>(DB_NAME, DB_VERSION, {
-    upgrade(db, oldVersion) {
+    upgrade(db, oldVersion, _newVersion, transaction) {
       if (oldVersion < 1) {
         db.createObjectStore('builds', { keyPath: 'key' }).createIndex('byIndex', 'indexKey');
         db.createObjectStore('conversations', { keyPath: 'indexKey' });
@@ -78,6 +80,16 @@ export async function openHarelDb(): Promise<IDBPDatabase<HarelDb>> {
         db.createObjectStore('device-files', { keyPath: 'id' });
         db.createObjectStore('device-vectors', { keyPath: 'id' });
       }
+      // Conversations stored with each answer's ranked passages and evidence: the same turns without them.
+      // One that fails stays as it was: loading cuts it down all the same.
+      if (oldVersion >= 1 && oldVersion < 3) cutDownConversations(transaction.objectStore('conversations')).catch(() => undefined);
     },
   });
+}
+
+/** Rewrites each stored conversation as stored-turns.ts keeps it, inside the upgrade's transaction. */
+async function cutDownConversations(store: IDBPObjectStore<HarelDb, StoreNames<HarelDb>[], 'conversations', 'versionchange'>): Promise<void> {
+  for (let cursor = await store.openCursor(); cursor; cursor = await cursor.continue()) {
+    if (Array.isArray(cursor.value.turns)) await cursor.update({ ...cursor.value, turns: storedTurns(cursor.value.turns) });
+  }
 }

@@ -6,6 +6,7 @@
  * named as such, not reported as a file that fails to decode or to match its hash.
  */
 import { createError, isHarelError, throwIfAborted } from '../core/errors.ts';
+import { readStreamBytes } from '../core/format/bytes.ts';
 
 export interface DownloadOptions {
   signal?: AbortSignal;
@@ -56,30 +57,11 @@ export function isWebPage(bytes: Uint8Array, contentType: string | null): boolea
 async function readBody(response: Response, file: string, options: DownloadOptions): Promise<Uint8Array> {
   const { signal, expectedBytes, onBytes } = options;
   if (!response.body) return new Uint8Array(await response.arrayBuffer());
-  const reader = response.body.getReader();
-  const parts: Uint8Array[] = [];
-  let received = 0;
   try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parts.push(value);
-      received += value.byteLength;
-      onBytes?.(received);
-      if (expectedBytes !== undefined && received > expectedBytes) break;
-    }
+    return await readStreamBytes(response.body, { stopAt: expectedBytes === undefined ? undefined : expectedBytes + 1, onBytes });
   } catch (error) {
     throwIfAborted(signal);
     if (isHarelError(error)) throw error;
     throw createError('INDEX_DOWNLOAD_FAILED', file, error instanceof Error ? error.message : String(error));
-  } finally {
-    reader.cancel().catch(() => undefined);
   }
-  const bytes = new Uint8Array(received);
-  let offset = 0;
-  for (const part of parts) {
-    bytes.set(part, offset);
-    offset += part.byteLength;
-  }
-  return bytes;
 }

@@ -32,6 +32,8 @@ export interface HarelChatDocumentsDetail {
 export interface DeviceDocumentsSource {
   session(): ChatSession | null;
   lang(): Lang;
+  /** How many questions the conversation holds (asked, answered or waiting): the section folds once there is one. */
+  questionCount(): number;
   /** Reports a failure through the element's error path (harel-chat:error). */
   emitError(error: HarelError): void;
 }
@@ -130,6 +132,8 @@ export class DeviceDocumentsController implements ReactiveController {
   private seenSession: ChatSession | null = null;
   private signature = '';
   private pageStates: DevicePages = new Map();
+  /** The question count when the customer last opened the folded section: it stays open until the next question. */
+  private openedAt: number | null = null;
 
   constructor(
     private readonly host: LitElement,
@@ -263,18 +267,35 @@ export class DeviceDocumentsController implements ReactiveController {
     }
   }
 
+  /**
+   * Whether the section is folded: once the conversation has a question it gives the conversation
+   * its rows back (on a phone, where the styles show only the control that opens it again; about
+   * 90 px of a 740 px screen otherwise), unless something in it needs the customer's eyes (an
+   * addition under way, a failure) or they opened it since the last question.
+   */
+  folded(session: ChatSession): boolean {
+    const asked = this.source.questionCount();
+    return asked > 0 && asked !== this.openedAt && !this.notices.length && !session.deviceDocuments.additions.length;
+  }
+
   /** The button, the privacy line, the list, the failures and the live region; nothing where documents cannot be added. */
   renderSection(ui: Lang): TemplateResult | typeof nothing {
     const session = this.source.session();
     if (!session || !this.available) return nothing;
     const s = UI_STRINGS[ui].documents;
+    const folded = this.folded(session);
     const handlers: DocumentListHandlers = {
       onCancel: (key) => session.deviceDocuments.cancel(key),
       onRemove: (info) => void this.removeAndRefocus(info.id),
       onRemoveAll: () => void this.removeAllAndRefocus(),
     };
-    return html`<section class="documents" part="documents" aria-labelledby="documents-title">
+    return html`<section class="documents" part="documents" aria-labelledby="documents-title" ?data-folded=${folded}>
       <h3 id="documents-title" class="sr-only">${s.heading}</h3>
+      ${
+        folded
+          ? html`<button type="button" class="documents-toggle" part="documents-toggle" aria-expanded="false" @click=${() => this.unfold()}>${s.reopen(session.documents.length)}</button>`
+          : nothing
+      }
       <div class="documents-bar">
         <button type="button" part="add-document-button" aria-describedby="documents-privacy" @click=${() => this.pick()}>${s.add}</button>
         <span class="hint" aria-hidden="true">${s.dropHint}</span>
@@ -325,6 +346,13 @@ export class DeviceDocumentsController implements ReactiveController {
     this.host.requestUpdate();
     this.addFiles(Array.from(event.dataTransfer?.files ?? []));
   };
+
+  /** The folded section's control: opens it, with focus on the add button (the control it stood for). */
+  private unfold(): void {
+    this.openedAt = this.source.questionCount();
+    this.host.requestUpdate();
+    this.focusAddButton();
+  }
 
   private pick(): void {
     this.host.renderRoot.querySelector<HTMLInputElement>('input[part~="document-input"]')?.click();

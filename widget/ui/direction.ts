@@ -7,7 +7,7 @@
  * isolate counts as neutral when a paragraph's direction is found, so such a Hebrew line fell back
  * to left to right.
  */
-import { answerLang } from '../loop/analyze.ts';
+import { answerLang } from '../text/answer-lang.ts';
 import { detectLang } from '../core/tokenizer/index.ts';
 import type { Lang } from '../core/schema.ts';
 

@@ -8,7 +8,7 @@ import type { ChatTurn, Citation } from '../answer/types.ts';
 import { stripBidiControls } from '../core/bidi-controls.ts';
 import type { Lang } from '../core/schema.ts';
 import { resolveSourceUrl } from '../core/url-policy.ts';
-import type { ContactChannels } from '../loop/strings.ts';
+import type { ContactChannels } from '../text/strings.ts';
 import { feedbackOf } from './feedback.ts';
 
 /** Why the customer was offered (or asked for) a person. */

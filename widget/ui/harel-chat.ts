@@ -3,106 +3,42 @@
  * the answer loop, the engines, persistence) and exposes `ask()` and three events so a page —
  * or the browser evals — can drive it without touching the UI.
  *
+ * Its parts live beside it: the configuration (config.ts, read once per change), the session's
+ * lifecycle (session-controller.ts), the header, status line, conversation list and composer
+ * (header-view.ts, status-view.ts, conversation-view.ts, composer-view.ts), and the customer's
+ * own documents (device-documents-view.ts, reached only through `documentsView`).
+ *
  * Properties are declared with `static properties` rather than decorators: the project compiles
  * with standard class fields, which would shadow decorator-made accessors.
  */
-import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { guard } from 'lit/directives/guard.js';
-import { repeat } from 'lit/directives/repeat.js';
-import { plainAnswerText } from '../answer/document-text.ts';
+import { html, LitElement, type PropertyDeclaration, type PropertyValues, type TemplateResult } from 'lit';
 import type { Answer, AnswerMode } from '../answer/types.ts';
 import type { DeviceDocumentInfo } from '../core/device/device-document.ts';
-import { stripBidiControls } from '../core/bidi-controls.ts';
 import { createError, HarelError } from '../core/errors.ts';
 import type { Lang } from '../core/schema.ts';
-import type { ContactChannels } from '../loop/strings.ts';
-import { contactName } from '../loop/off-topic-reply.ts';
-import { resolveGgufUrl } from '../engines/gguf/gguf-location.ts';
+import type { ContactChannels } from '../text/strings.ts';
+import { contactName } from '../text/off-topic-reply.ts';
 import type { EngineSetting } from '../session/engine-choice.ts';
-import { createLlmLoader, probeLlmSupport, type LlmOptions, type LlmSupport } from '../session/llm-loader.ts';
-import { DEFAULT_READER_CALLS } from '../loop/read.ts';
-import { createReaderLoader } from '../session/reader-loader.ts';
-import type { ReaderSettings } from '../session/reader-slot.ts';
-import { ChatSession, type AskOptions } from '../session/chat-session.ts';
-import { conversationRows, type ConversationRow } from '../session/pending-questions.ts';
-import { WorkerSearchService } from '../search/worker-search-service.ts';
-import { searchSettled, type IndexInfo } from '../search/search-service.ts';
-import { openConversationStore } from '../store/conversation-store.ts';
+import type { IndexInfo } from '../search/search-service.ts';
 import { contactLinksCache } from './contact-links.ts';
+import { answerClipboardText, closeOpenCard, openCitationCard } from './citation-cards.ts';
+import { ATTRIBUTE_DEFAULTS, type ChatConfig, CONFIG_KEYS, type ChatAttributes, mergeContacts, type ModeSetting, parseConfig, type StarterQuestions, startersAttribute } from './config.ts';
+import { renderComposer } from './composer-view.ts';
+import { renderConversationList } from './conversation-view.ts';
 import { langDirection } from './direction.ts';
 import { DeviceDocumentsController } from './device-documents-view.ts';
-import { describeLoadProgress, formatBytes, type LoadProgressView } from './load-progress.ts';
-import {
-  cardId,
-  citationLabel,
-  renderAnswerError,
-  renderAssistantTurn,
-  renderPendingReply,
-  renderProgressBar,
-  renderReading,
-  renderStreaming,
-  renderUserTurn,
-  sourceHref,
-  type TurnHandlers,
-} from './message-view.ts';
+import type { TurnHandlers } from './message-view.ts';
 import { EscalationController } from './escalate-view.ts';
 import { feedbackDetail, feedbackOf, nextFeedback, type FeedbackChange } from './feedback.ts';
-import { AnswerFollower, scrollBehavior } from './follow-answers.ts';
-import { renderSearchInfo } from './search-details.ts';
+import { AnswerFollower } from './follow-answers.ts';
+import { type ActiveEngine, renderHeader } from './header-view.ts';
+import { errorDetail, SessionController } from './session-controller.ts';
+import { renderStatus } from './status-view.ts';
 import { chatStyles } from './styles.ts';
-import { DEFAULT_STARTERS, UI_STRINGS } from './strings.ts';
+import { UI_STRINGS } from './strings.ts';
 
-export type ModeSetting = 'auto' | 'llm' | 'extractive';
-
-export interface HarelChatReadyDetail {
-  buildId: string;
-  chunkCount: number;
-  documentCount: number;
-  searchMode: IndexInfo['searchMode'];
-  fromCache: boolean;
-}
-
-/** `harel-chat:search-ready`: how search runs once the query model is in, failed, or not needed. */
-export interface HarelChatSearchReadyDetail {
-  searchMode: IndexInfo['searchMode'];
-  /** The index's embedder id, null for an index without vectors. */
-  embedder: string | null;
-  /** The model that embeds questions (the embedder, or a question model tuned against it), null without vectors. */
-  queryModel: string | null;
-  embedderDevice: 'webgpu' | 'wasm' | null;
-  /** Why search stays BM25 although the index has vectors, else null. */
-  embedderError: string | null;
-}
-
-export interface HarelChatErrorDetail {
-  code: string;
-  message: string;
-}
-
-export const DEFAULT_MODEL = 'gemma-2-2b-it-q4f16_1-MLC';
-
-/** Starter questions as a site gives them: per language, or one list for every language. */
-export type StarterQuestions = Partial<Record<Lang, string[]>> | string[];
-
-const questionList = (list: unknown): string[] => (Array.isArray(list) ? list.filter((q): q is string => typeof q === 'string' && q.trim() !== '').map((q) => q.trim()) : []);
-
-/** The `starters` attribute: JSON, `{"he": [...], "en": [...]}` or one list; anything else is ignored. */
-const startersAttribute = {
-  fromAttribute(value: string | null): StarterQuestions | undefined {
-    if (!value) return undefined;
-    try {
-      const parsed: unknown = JSON.parse(value);
-      if (Array.isArray(parsed)) return questionList(parsed);
-      if (typeof parsed === 'object' && parsed !== null) {
-        const raw = parsed as Record<string, unknown>;
-        return { he: questionList(raw.he), en: questionList(raw.en) };
-      }
-    } catch {
-      // Not JSON: as if unset.
-    }
-    return undefined;
-  },
-};
+export { DEFAULT_MODEL, type ModeSetting, type StarterQuestions } from './config.ts';
+export type { HarelChatErrorDetail, HarelChatReadyDetail, HarelChatSearchReadyDetail } from './session-controller.ts';
 
 export class HarelChatElement extends LitElement {
   static override styles = chatStyles;
@@ -189,22 +125,26 @@ export class HarelChatElement extends LitElement {
   declare starters: StarterQuestions | undefined;
 
   /** Resolves when the index is loaded (rejects when it cannot be). */
-  ready: Promise<IndexInfo>;
-  private resolveReady!: (info: IndexInfo) => void;
-  private rejectReady!: (error: HarelError) => void;
+  get ready(): Promise<IndexInfo> {
+    return this.chat.readyPromise;
+  }
+
   /**
    * Resolves when the search mode is final: the query model is in (`searchMode: 'hybrid'`), failed
    * (BM25, `embedderError` says why) or not needed (no vectors). `ready` comes first: the index
    * answers by BM25 while the model loads. Rejects with `ready` when the index cannot be loaded.
    */
-  searchReady: Promise<IndexInfo>;
-  private resolveSearchReady!: (info: IndexInfo) => void;
-  private rejectSearchReady!: (error: HarelError) => void;
-  /** The session whose search mode has been announced (searchReady, harel-chat:search-ready). */
-  private searchSettledFor: ChatSession | null = null;
+  get searchReady(): Promise<IndexInfo> {
+    return this.chat.searchReadyPromise;
+  }
 
-  private session: ChatSession | null = null;
-  private llmSupport: LlmSupport | null = null;
+  /** The configuration read from the fields above; null after a change until next asked for. */
+  private parsed: ChatConfig | null = null;
+  /** The session: started before the first render, replaced when its configuration changes, ended with the element. */
+  private readonly chat = new SessionController(this, {
+    config: () => this.config,
+    emit: (type, detail) => this.emit(type, detail),
+  });
   private draft = '';
   private announcement = '';
   private copiedTurn: number | null = null;
@@ -220,6 +160,10 @@ export class HarelChatElement extends LitElement {
   private readonly documentsView = new DeviceDocumentsController(this, {
     session: () => this.session,
     lang: () => this.uiLang,
+    questionCount: () => {
+      const session = this.session;
+      return session ? session.turns.filter((t) => t.role === 'user').length + session.pending.length : 0;
+    },
     emitError: (error) => this.emitError(error),
   });
   /** "Talk to a representative": the harel-chat:escalate event and the built-in contact panel. */
@@ -239,7 +183,6 @@ export class HarelChatElement extends LitElement {
       return session ? `${session.turns.length}/${session.pending.length}/${session.answering ?? ''}/${session.streaming.length}` : '';
     },
   });
-  private storageUsage: { used: number; quota: number; persisted: boolean } | null = null;
   /** Whether the technical details are shown (the (i) button); `debug` shows them always. */
   private detailsOpen = false;
   /** The citation card opened last from its marker: Esc closes it and gives the marker focus back. */
@@ -247,36 +190,23 @@ export class HarelChatElement extends LitElement {
 
   constructor() {
     super();
-    this.index = '';
-    this.lang = 'auto';
-    this.domain = '';
-    this.mode = 'auto';
-    this.model = DEFAULT_MODEL;
-    this.modelBase = '';
-    this.llmEngine = 'webllm';
-    this.ggufModel = '';
-    this.ggufAnswers = 'measured';
-    this.readerModel = '';
-    this.readerCalls = '';
-    this.readerRefuses = false;
-    this.embedder = '';
-    this.queryModel = '';
-    this.theme = 'light';
-    this.debug = false;
-    this.siteName = '';
-    this.contactPhone = '';
-    this.contactWebsite = '';
-    this.contactEmail = '';
-    this.contactHours = '';
-    this.contacts = undefined;
-    this.starters = undefined;
-    this.searchReady = this.resetSearchReady();
-    this.ready = this.resetReady();
+    Object.assign(this, ATTRIBUTE_DEFAULTS);
+  }
+
+  /** The element's configuration, typed and checked (config.ts); read once after each change. */
+  private get config(): ChatConfig {
+    this.parsed ??= parseConfig(this satisfies ChatAttributes, document.baseURI);
+    return this.parsed;
+  }
+
+  private get session() {
+    return this.chat.session;
   }
 
   /** The interface language after resolving 'auto' against the page. */
   get uiLang(): Lang {
-    if (this.lang === 'he' || this.lang === 'en') return this.lang;
+    const lang = this.config.lang;
+    if (lang !== 'auto') return lang;
     const page = (document.documentElement.lang || navigator.language || 'he').toLowerCase();
     return page.startsWith('en') ? 'en' : 'he';
   }
@@ -287,18 +217,7 @@ export class HarelChatElement extends LitElement {
    */
   get siteContacts(): ContactChannels | undefined {
     const site = this.session?.indexInfo?.site;
-    const merged: ContactChannels = {};
-    const layers: (Partial<ContactChannels> | undefined)[] = [
-      site ? { name: site.name, ...site.contacts } : undefined,
-      this.contacts,
-      { name: this.siteName, phone: this.contactPhone, website: this.contactWebsite, email: this.contactEmail, hours: this.contactHours },
-    ];
-    for (const layer of layers) {
-      for (const [key, value] of Object.entries(layer ?? {}) as [keyof ContactChannels, ContactChannels[keyof ContactChannels]][]) {
-        if (typeof value === 'string' ? value.trim() : value) (merged as Record<string, unknown>)[key] = value;
-      }
-    }
-    return Object.keys(merged).length ? merged : undefined;
+    return mergeContacts(site ? { name: site.name, ...site.contacts } : undefined, this.config.contactLayers);
   }
 
   /** The site's name in `lang`, or null when none is set. */
@@ -312,9 +231,16 @@ export class HarelChatElement extends LitElement {
   }
 
   /** The engine answering now: 'webllm', 'gguf' or 'extractive' (the badge's data-engine). */
-  get activeEngine(): 'webllm' | 'gguf' | 'extractive' {
+  get activeEngine(): ActiveEngine {
     if (this.activeMode !== 'llm') return 'extractive';
-    return this.llmSupport?.ok ? this.llmSupport.engine : this.llmEngine === 'gguf' ? 'gguf' : 'webllm';
+    const support = this.chat.llmSupport;
+    return support?.ok ? support.engine : this.config.llmEngine === 'gguf' ? 'gguf' : 'webllm';
+  }
+
+  /** Lifecycle: a changed configurable field makes the configuration be read again, once, when next needed. */
+  override requestUpdate(name?: PropertyKey, oldValue?: unknown, options?: PropertyDeclaration, useNewValue?: boolean, newValue?: unknown): void {
+    if (name !== undefined && (CONFIG_KEYS as PropertyKey[]).includes(name)) this.parsed = null;
+    super.requestUpdate(name, oldValue, options, useNewValue, newValue);
   }
 
   /**
@@ -331,17 +257,14 @@ export class HarelChatElement extends LitElement {
    * rule is in widget/session/chat-session.ts.
    */
   async ask(question: string): Promise<Answer> {
-    // No session before the element's first update (or without an index): wait for one.
-    if (!this.session) await this.ready;
-    const session = this.session;
-    if (!session) throw createError('INDEX_NOT_READY');
+    const session = await this.chat.current();
     const s = UI_STRINGS[this.uiLang];
     const waits = session.queuing && session.indexStatus !== 'ready';
     try {
       const answering = session.submit(question, {
         // The answer is in the question's language; the interface's decides only for "?" or "5000".
         lang: this.uiLang,
-        domain: this.domain || null,
+        domain: this.config.domain,
         contacts: this.siteContacts,
       });
       // Said once when the question is queued; the progress ticks in its reply are not announced.
@@ -399,171 +322,13 @@ export class HarelChatElement extends LitElement {
   }
 
   /** Loads the local language model (the customer's choice in auto mode). */
-  async loadModel(): Promise<void> {
-    await this.session?.loadModel();
-    const model = this.session?.model;
-    if (model?.status === 'error' && model.reason) this.emit('harel-chat:error', { code: model.code ?? 'MODEL_LOAD_FAILED', message: model.reason });
+  loadModel(): Promise<void> {
+    return this.chat.loadModel();
   }
 
-  /** Lifecycle: a re-connected element (moved in the page) starts a fresh session. */
-  override connectedCallback(): void {
-    super.connectedCallback();
-    if (!this.session && this.index && this.hasUpdated) this.startSession();
-  }
-
-  /** Lifecycle: cancels everything in flight and ends the search worker. */
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.session?.dispose();
-    this.session = null;
-  }
-
-  /**
-   * Lifecycle: before the first render, and before any render after a change of where the index
-   * or models come from, starts a session. willUpdate, not updated: the new session sets state the
-   * render reads, and state set in updated() schedules a second update after each one (Lit's dev
-   * build warns "scheduled an update after an update completed").
-   */
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    if (!this.isConnected || !this.index) return;
-    const restart = (['index', 'modelBase', 'embedder', 'queryModel', 'mode', 'model', 'llmEngine', 'ggufModel', 'ggufAnswers', 'readerModel', 'readerCalls', 'readerRefuses'] as const).some((key) =>
-      changed.has(key),
-    );
-    if (!this.session || restart) this.startSession();
-  }
-
-  private resetReady(): Promise<IndexInfo> {
-    const promise = new Promise<IndexInfo>((resolve, reject) => {
-      this.resolveReady = resolve;
-      this.rejectReady = reject;
-    });
-    // Nobody may be awaiting `ready`; a failed load is reported through the UI and the event.
-    promise.catch(() => undefined);
-    return promise;
-  }
-
-  private resetSearchReady(): Promise<IndexInfo> {
-    const promise = new Promise<IndexInfo>((resolve, reject) => {
-      this.resolveSearchReady = resolve;
-      this.rejectSearchReady = reject;
-    });
-    promise.catch(() => undefined);
-    return promise;
-  }
-
-  /** Once the index is ready and the query model settled, says how search runs: once per session. */
-  private settleSearch(session: ChatSession): void {
-    const info = session.indexInfo;
-    if (this.session !== session || session.indexStatus !== 'ready' || !info || !searchSettled(info) || this.searchSettledFor === session) return;
-    this.searchSettledFor = session;
-    this.resolveSearchReady(info);
-    const detail: HarelChatSearchReadyDetail = {
-      searchMode: info.searchMode,
-      embedder: info.embedder?.id ?? null,
-      queryModel: info.queryModel ?? null,
-      embedderDevice: info.embedderDevice ?? null,
-      embedderError: info.embedderError,
-    };
-    // No harel-chat:error for a model that failed: answers still come (by BM25), and the reason is
-    // here and in the details, as `ready.embedderError` always said it.
-    this.emit('harel-chat:search-ready', detail);
-  }
-
-  private startSession(): void {
-    if (this.session) {
-      this.session.dispose();
-      this.ready = this.resetReady();
-      this.searchReady = this.resetSearchReady();
-    }
-    const manifestUrl = new URL(this.index, document.baseURI).href;
-    const modelBase = this.modelBase ? new URL(this.modelBase, document.baseURI).href : null;
-    const session = new ChatSession({
-      search: new WorkerSearchService(),
-      conversations: openConversationStore().then((opened) => opened.store),
-      conversationKey: manifestUrl,
-      llmLoader: this.mode === 'extractive' ? null : createLlmLoader({ ...this.llmOptions(modelBase), pick: () => this.llmSupport }),
-      reader: this.readerSettings(modelBase),
-      onChange: () => this.requestUpdate(),
-    });
-    this.session = session;
-    const resolve = this.resolveReady;
-    const reject = this.rejectReady;
-    const rejectSearch = this.rejectSearchReady;
-    session
-      .loadIndex({ manifestUrl, modelBase, embedder: this.embedder || null, queryModel: this.queryModel || null, onInfo: () => this.settleSearch(session) })
-      .then((info) => {
-        if (this.session !== session) return;
-        resolve(info);
-        const detail: HarelChatReadyDetail = {
-          buildId: info.buildId,
-          chunkCount: info.chunkCount,
-          documentCount: info.documentCount,
-          searchMode: info.searchMode,
-          fromCache: info.fromCache,
-        };
-        this.emit('harel-chat:ready', detail);
-        this.settleSearch(session);
-        if (info.indexError) this.emit('harel-chat:error', info.indexError);
-        void this.reportStorage(info);
-        void this.afterReady(session);
-      })
-      .catch((error: HarelError) => {
-        if (this.session !== session) return;
-        reject(error);
-        rejectSearch(error);
-        this.emitError(error);
-      });
-  }
-
-  /** The engine settings from the attributes: llm-engine, model, model-base, gguf-model. */
-  private llmOptions(modelBase: string | null): LlmOptions {
-    const engine: EngineSetting = this.llmEngine === 'gguf' || this.llmEngine === 'auto' ? this.llmEngine : 'webllm';
-    return {
-      model: this.model || DEFAULT_MODEL,
-      modelBase,
-      engine,
-      ggufUrl: resolveGgufUrl({ ggufModel: this.ggufModel || null, modelBase, baseUrl: document.baseURI }),
-      allowSoftware: this.mode === 'llm',
-      ggufAnswers: this.ggufAnswers === 'all' ? 'all' : 'measured',
-    };
-  }
-
-  /** The reader from reader-model, reader-calls and reader-refuses; null without reader-model. */
-  private readerSettings(modelBase: string | null): ReaderSettings | null {
-    if (!this.readerModel) return null;
-    const url = resolveGgufUrl({ ggufModel: this.readerModel, modelBase, baseUrl: document.baseURI });
-    const calls = Number.parseInt(this.readerCalls, 10);
-    return { loader: createReaderLoader(url), maxCalls: Number.isFinite(calls) && calls > 0 ? calls : DEFAULT_READER_CALLS, refuses: this.readerRefuses };
-  }
-
-  private async afterReady(session: ChatSession): Promise<void> {
-    // The reader loads beside everything else: answers before it is in say so (reader.reason).
-    void session.loadReader();
-    if (this.mode === 'extractive') return;
-    const modelBase = this.modelBase ? new URL(this.modelBase, document.baseURI).href : null;
-    const support = await probeLlmSupport(this.llmOptions(modelBase));
-    if (this.session !== session) return;
-    this.llmSupport = support;
-    if (!support.ok) {
-      session.setModelUnavailable(support.reason, support.detail);
-      // Asked for (mode="llm"), the model's absence is a failure the page hears about, once; the
-      // widget keeps answering by quotation. In auto mode it is only not offered.
-      if (this.mode === 'llm') this.emitError(support.error);
-    } else if (this.mode === 'llm') await this.loadModel();
-    this.requestUpdate();
-  }
-
-  /**
-   * Once the index is stored, asks the browser not to evict it under storage pressure (an offline
-   * visitor would lose it) and shows the origin's usage against its quota. Both are best effort.
-   */
-  private async reportStorage(info: IndexInfo): Promise<void> {
-    const storage = globalThis.navigator?.storage;
-    if (!storage?.estimate) return;
-    const persisted = info.storageWarning ? false : await storage.persist?.().catch(() => false);
-    const estimate = await storage.estimate().catch((): StorageEstimate => ({}));
-    this.storageUsage = { used: estimate.usage ?? 0, quota: estimate.quota ?? 0, persisted: persisted ?? false };
-    this.requestUpdate();
+  /** Lifecycle: before each render; the session starts, or restarts for a changed configuration, here (session-controller.ts). */
+  protected override willUpdate(_changed: PropertyValues<this>): void {
+    this.chat.sync();
   }
 
   private emit(type: string, detail: unknown): void {
@@ -571,8 +336,7 @@ export class HarelChatElement extends LitElement {
   }
 
   private emitError(error: HarelError): void {
-    const detail: HarelChatErrorDetail = { code: error.code, message: error.message };
-    this.emit('harel-chat:error', detail);
+    this.emit('harel-chat:error', errorDetail(error));
   }
 
   /** Whether the composer can send: from the start of loading on; not without a session or after the load failed. */
@@ -593,13 +357,6 @@ export class HarelChatElement extends LitElement {
     this.ask(question).catch(() => undefined);
   }
 
-  private onKeyDown(event: KeyboardEvent): void {
-    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
-      event.preventDefault();
-      this.submit((event.target as HTMLTextAreaElement).value);
-    }
-  }
-
   /**
    * Esc anywhere in the panel: stops the answer being written (and the questions waiting), else
    * closes the open citation card and gives focus back to its marker, else hides the details.
@@ -610,7 +367,7 @@ export class HarelChatElement extends LitElement {
     if (session && (session.answering != null || session.pending.some((q) => q.state === 'waiting'))) {
       event.preventDefault();
       this.stop();
-    } else if (this.closeOpenCard()) {
+    } else if (closeOpenCard(this.renderRoot, this.shadowRoot?.activeElement ?? null, this.lastCard)) {
       event.preventDefault();
     } else if (this.detailsOpen) {
       event.preventDefault();
@@ -620,38 +377,15 @@ export class HarelChatElement extends LitElement {
     }
   }
 
-  /** Closes the open card holding focus, else the one opened last, else the last open one; returns whether one was. */
-  private closeOpenCard(): boolean {
-    const open = [...this.renderRoot.querySelectorAll<HTMLDetailsElement>('details.card[open]')];
-    if (!open.length) return false;
-    const active = this.shadowRoot?.activeElement ?? null;
-    const card = open.find((c) => active && c.contains(active)) ?? open.find((c) => c.id === this.lastCard) ?? open[open.length - 1];
-    card.open = false;
-    const marker = card.closest('article')?.querySelector<HTMLButtonElement>(`button.cite[data-n="${card.dataset.n}"]`);
-    (marker ?? card.querySelector('summary'))?.focus();
-    return true;
-  }
-
   private showCitation(turnIndex: number, n: number): void {
-    const card = this.renderRoot.querySelector<HTMLDetailsElement>(`#${cardId(turnIndex, n)}`);
-    if (!card) return;
-    card.open = true;
-    this.lastCard = card.id;
-    card.scrollIntoView({ block: 'nearest', behavior: scrollBehavior() });
-    card.querySelector('summary')?.focus();
+    this.lastCard = openCitationCard(this.renderRoot, turnIndex, n) ?? this.lastCard;
   }
 
   private async copyAnswer(turnIndex: number): Promise<void> {
     const turn = this.session?.turns[turnIndex];
     if (!turn) return;
-    // What a reader sees, not the stored form: document runs unwrapped, no bidi controls, and
-    // only links the URL policy allows (a conversation edited in IndexedDB may hold others).
-    const sources = (turn.answer?.citations ?? []).map((c) => {
-      const href = sourceHref(c);
-      return `[${c.n}] ${stripBidiControls(citationLabel(c, this.uiLang))}${href ? ` — ${href}` : ''}`;
-    });
     try {
-      await navigator.clipboard.writeText([plainAnswerText(turn.text), ...sources].join('\n'));
+      await navigator.clipboard.writeText(answerClipboardText(turn, this.uiLang));
       this.copiedTurn = turnIndex;
     } catch {
       // No clipboard (insecure page, permission refused): the button keeps saying "Copy".
@@ -682,242 +416,67 @@ export class HarelChatElement extends LitElement {
     const ui = this.uiLang;
     const s = UI_STRINGS[ui];
     const session = this.session;
-    const busy = session?.answering != null;
-    const pending = session?.pending ?? [];
-    const waiting = pending.filter((q) => q.state === 'waiting');
-    // While the index loads, a waiting question's reply shows the load's progress.
-    const progress = session && session.indexStatus !== 'ready' ? describeLoadProgress(session.indexProgress, ui) : null;
     const turns = session?.turns ?? [];
+    const pending = session?.pending ?? [];
     const name = this.siteNameIn(ui);
     const title = name ? s.titleFor(name) : s.title;
-    const showDetails = this.detailsOpen || this.debug;
     const docs = this.documentsView;
+    const config = this.config;
     return html`<section class="panel" part="panel" dir=${langDirection(ui)} lang=${ui} aria-label=${title} ?data-dropping=${docs.dropping}
         @keydown=${(e: KeyboardEvent) => this.onPanelKeyDown(e)}
         @dragenter=${docs.onDragEnter} @dragover=${docs.onDragOver} @dragleave=${docs.onDragLeave} @drop=${docs.onDrop}>
-      <header part="header">
-        <div class="titlebar">
-          <h2 part="title"><bdi>${title}</bdi></h2>
-          ${
-            this.debug
-              ? nothing
-              : html`<button type="button" class="info" part="details-button" aria-controls="tech" aria-expanded=${showDetails ? 'true' : 'false'}
-                title=${s.techDetails} aria-label=${s.techDetails} @click=${() => this.toggleDetails()}>i</button>`
-          }
-          <button type="button" part="clear-button" @click=${() => void this.clear()} ?disabled=${!turns.length && !pending.length}>${s.clear}</button>
-        </div>
-        <p class="subtitle" part="subtitle">${this.aboutText(ui)}</p>
-        ${this.renderModelOffer(ui)}
-        ${this.renderDetails(ui, showDetails)}
-      </header>
+      ${renderHeader(
+        {
+          ui,
+          title,
+          session,
+          config,
+          detailsOpen: this.detailsOpen,
+          llmSupport: this.chat.llmSupport,
+          activeMode: this.activeMode,
+          activeEngine: this.activeEngine,
+          storageUsage: this.chat.storageUsage,
+          canClear: turns.length > 0 || pending.length > 0,
+        },
+        { toggleDetails: () => this.toggleDetails(), clear: () => void this.clear(), loadModel: () => void this.loadModel() },
+      )}
       ${docs.renderSection(ui)}
-      ${this.renderStatus(ui)}
-      <div class="log" part="messages" role="region" aria-label=${s.title} aria-busy=${busy ? 'true' : 'false'} @scroll=${this.follower.onScroll}>
-        ${turns.length || pending.length || busy ? nothing : this.renderStarters(ui)}
-        ${this.renderConversation(ui)}
-        ${busy && session.answering === 'read' ? renderReading(ui) : busy ? renderStreaming(session.streaming, turns.at(-1)?.role === 'user' ? turns.at(-1)!.text : '', ui) : nothing}
-        ${repeat(
-          waiting,
-          (q) => q.id,
-          (q) =>
-            guard(
-              [q, q.state, ui, progress?.label, progress?.amount, progress?.value, progress?.max],
-              () => html`${renderUserTurn({ role: 'user', text: q.text, at: q.at })}${renderPendingReply(q, ui, progress)}`,
-            ),
-        )}
-      </div>
+      ${renderStatus(session, ui)}
+      ${renderConversationList({
+        ui,
+        session,
+        starters: config.starters,
+        copiedTurn: this.copiedTurn,
+        links: this.contactLinks(this.siteContacts),
+        pages: docs.pages,
+        handlers: this.turnHandlers,
+        onStarter: (q) => this.submit(q),
+        onScroll: this.follower.onScroll,
+      })}
       ${this.follower.renderPill(s.newAnswer)}
       ${this.escalation.renderPanel(ui)}
       <div class="sr-only" aria-live="polite" aria-atomic="true">${this.announcement}</div>
-      <form part="composer" @submit=${(e: Event) => {
-        e.preventDefault();
-        this.submit(this.draft);
-      }}>
-        <label class="sr-only" for="q">${s.inputLabel}</label>
-        <textarea id="q" part="input" rows="1" dir="auto" placeholder=${s.placeholder} .value=${this.draft}
-          @input=${(e: Event) => (this.draft = (e.target as HTMLTextAreaElement).value)}
-          @keydown=${(e: KeyboardEvent) => this.onKeyDown(e)}></textarea>
-        ${this.escalation.renderButton(ui)}
-        ${busy || waiting.length ? html`<button type="button" part="stop-button" @click=${() => this.stop()}>${s.stop}</button>` : nothing}
-        <button type="submit" class="primary" part="send-button" ?disabled=${!this.canSend}>${s.send}</button>
-      </form>
+      ${renderComposer(
+        {
+          ui,
+          draft: this.draft,
+          stoppable: session?.answering != null || pending.some((q) => q.state === 'waiting'),
+          canSend: this.canSend,
+          escalateButton: this.escalation.renderButton(ui),
+        },
+        {
+          onDraft: (text) => (this.draft = text),
+          onSubmit: () => this.submit(this.draft),
+          onSend: (text) => this.submit(text),
+          onStop: () => this.stop(),
+        },
+      )}
       ${docs.renderDropOverlay(ui)}
     </section>`;
-  }
-
-  /**
-   * The turns and the questions stopped or failed before their turn, in the order asked. Keyed,
-   * and each row guarded by what it shows: a state change (a step of the answer loop, a streamed
-   * token, a new turn) renders only the rows it changed, not the whole conversation again.
-   */
-  private renderConversation(ui: Lang): unknown {
-    const session = this.session;
-    if (!session) return nothing;
-    const turns = session.turns;
-    const links = this.contactLinks(this.siteContacts);
-    return repeat(
-      conversationRows<AskOptions>(turns, session.pending),
-      (row: ConversationRow<AskOptions>) => (row.kind === 'pending' ? `q${row.question.id}` : `t${row.index}`),
-      (row: ConversationRow<AskOptions>) => {
-        if (row.kind === 'pending') {
-          const q = row.question;
-          return guard([q, q.state, q.error, ui], () => html`${renderUserTurn({ role: 'user', text: q.text, at: q.at })}${renderPendingReply(q, ui, null)}`);
-        }
-        const i = row.index;
-        const turn = turns[i];
-        if (turn.role === 'user') {
-          const failure = session.answerErrors.get(turn);
-          return guard([turn, failure, ui], () => html`${renderUserTurn(turn)}${failure ? renderAnswerError(failure, ui) : nothing}`);
-        }
-        const question = turns[i - 1]?.text ?? '';
-        const copied = this.copiedTurn === i;
-        const pages = this.documentsView.pages;
-        return guard([turn, i, question, ui, copied, links, pages], () => renderAssistantTurn(turn, i, question, ui, this.turnHandlers, copied, links, pages));
-      },
-    );
-  }
-
-  /**
-   * One polite live region for the index's whole life (loading, ready, failed): it stays in the
-   * page and only its words change, since a region inserted with its text already in it is often
-   * not read. While loading it speaks when the step changes, not on every byte: the counter is
-   * hidden from it and read on demand as the bar's value text.
-   */
-  private renderStatus(ui: Lang): TemplateResult {
-    const session = this.session;
-    const status = session?.indexStatus;
-    const failed = status === 'error' ? (session?.indexError ?? null) : null;
-    const info = status === 'ready' ? (session?.indexInfo ?? null) : null;
-    const state = failed ? 'error' : status === 'loading' ? 'loading' : info ? 'ready' : nothing;
-    return html`<div class=${failed ? 'status error' : 'status'} role="status" part="status" data-state=${state}
-      data-code=${failed?.code ?? nothing} data-build=${info?.buildId ?? nothing}
-      data-step=${status === 'loading' ? (session?.indexProgress?.step ?? nothing) : nothing}>${
-        failed
-          ? html`<span role="alert">${UI_STRINGS[ui].error} [${failed.code}]: ${failed.message}</span>`
-          : status === 'loading' && session
-            ? this.renderLoading(describeLoadProgress(session.indexProgress, ui))
-            : info
-              ? this.renderReady(info, ui)
-              : nothing
-      }</div>`;
-  }
-
-  private renderLoading(view: LoadProgressView): TemplateResult {
-    return html`<span class="label">${view.label}${view.amount ? ':' : ''}</span>${view.amount ? html` <span class="amount" aria-hidden="true">${view.amount}</span>` : nothing}
-      ${renderProgressBar(view)}`;
-  }
-
-  /** Ready: nothing to say, unless answers come from an older stored build or the index cannot be kept offline. */
-  private renderReady(info: IndexInfo, ui: Lang): TemplateResult | typeof nothing {
-    if (!info.indexError && !info.storageWarning) return nothing;
-    return html`${info.indexError ? html`<div class="stale" data-code=${info.indexError.code}>${UI_STRINGS[ui].staleIndex}</div>` : nothing}${info.storageWarning ? html`<div dir="auto">${info.storageWarning}</div>` : nothing}`;
   }
 
   private toggleDetails(): void {
     this.detailsOpen = !this.detailsOpen;
     this.requestUpdate();
-  }
-
-  /** The one plain sentence under the title: how answers are written on this device. */
-  private aboutText(ui: Lang): string {
-    const about = UI_STRINGS[ui].about;
-    if (this.activeMode === 'llm') return about.llm;
-    if (this.mode === 'extractive') return about.quote;
-    const model = this.session?.model;
-    if (model?.status === 'loading') return about.modelLoading;
-    if (model?.status === 'unavailable' || model?.status === 'error') return about.quoteNoModel;
-    if (model?.status === 'none' && this.llmSupport?.ok) return about.quoteModelOffer;
-    return about.quote;
-  }
-
-  /**
-   * What a site owner or a support engineer needs and a customer does not: the engine and search
-   * mode, the index's size, storage, and why the language model is not offered, in full. Always in
-   * the page (its parts keep their data attributes), shown by the (i) button or `debug`.
-   */
-  private renderDetails(ui: Lang, show: boolean): TemplateResult {
-    const s = UI_STRINGS[ui];
-    const session = this.session;
-    const info = session?.indexStatus === 'ready' ? (session.indexInfo ?? null) : null;
-    return html`<div class="tech" id="tech" part="details" ?hidden=${!show}>
-      <div class="row">
-        <span class="badge mode" part="mode-badge" data-mode=${this.activeMode} data-engine=${this.activeEngine}
-          title=${this.activeMode === 'llm' ? `${s.modeLlm}: ${session?.model.modelId ?? ''}` : s.modeExtractive}>
-          ${this.activeMode === 'llm' ? s.modeLlmShort : s.modeExtractiveShort}</span>
-        ${session?.indexInfo ? html`<span class="badge" part="search-badge" data-search=${session.indexInfo.searchMode}>${session.indexInfo.searchMode === 'hybrid' ? s.searchHybrid : s.searchBm25}</span>` : nothing}
-      </div>
-      ${info ? html`<div part="index-info" data-build=${info.buildId}>${s.indexReady(info.documentCount, info.chunkCount)}${info.fromCache ? ` · ${s.fromCache}` : ''}</div>` : nothing}
-      ${info?.indexError ? html`<div class="detail" dir="ltr" data-code=${info.indexError.code}>[${info.indexError.code}] ${info.indexError.message}</div>` : nothing}
-      ${info ? renderSearchInfo(info, ui) : nothing}
-      ${
-        this.storageUsage?.quota
-          ? html`<div part="storage" data-persisted=${this.storageUsage.persisted}>${s.storage(formatBytes(this.storageUsage.used, ui), formatBytes(this.storageUsage.quota, ui))}${this.storageUsage.persisted ? ` · ${s.storagePersisted}` : ''}</div>`
-          : nothing
-      }
-      ${session?.model.status === 'ready' ? html`<div part="model-info" dir="ltr" data-engine=${this.activeEngine}>${s.modeLlm}: ${session.model.modelId}</div>` : nothing}
-      ${this.renderModelReason(ui)}
-      ${this.renderReaderInfo(ui)}
-    </div>`;
-  }
-
-  /** The reader model's state (in the details), where the page has one: loading with its progress, ready, or why not. */
-  private renderReaderInfo(ui: Lang): TemplateResult | typeof nothing {
-    const state = this.session?.reader.state;
-    if (!this.readerModel || !state) return nothing;
-    const s = UI_STRINGS[ui];
-    const progress = state.progress?.total ? ` ${Math.round((100 * state.progress.done) / state.progress.total)}%` : '';
-    const text =
-      state.status === 'ready' ? state.modelId : state.status === 'loading' ? `${s.readerLoading}${progress}` : state.status === 'error' ? `${s.readerFailed}: ${state.reason}` : s.readerOff;
-    return html`<div part="reader-info" data-state=${state.status} dir="ltr">${s.reader}: ${text}</div>`;
-  }
-
-  /** Why there is no language model, in full (in the details). */
-  private renderModelReason(ui: Lang): TemplateResult | typeof nothing {
-    const s = UI_STRINGS[ui];
-    const model = this.session?.model;
-    if (this.mode === 'extractive' || !model) return nothing;
-    if (model.status === 'unavailable' || model.status === 'error') {
-      const why = model.status === 'error' ? s.modelFailed : s.modelWhy[model.unavailable ?? 'incompatible'];
-      return html`<div class="model" part="model-status" data-state=${model.status} data-reason=${model.unavailable ?? model.code ?? 'error'}>
-        <span>${s.modelUnavailable} · ${why}</span><div class="detail" dir="ltr">${model.reason}</div></div>`;
-    }
-    if (model.status === 'none' && this.llmSupport?.ok && this.llmSupport.note) return html`<div class="detail" dir="ltr">${this.llmSupport.note}</div>`;
-    return nothing;
-  }
-
-  /** The customer's choices about the model: the offer to load it, and its download while it loads. */
-  private renderModelOffer(ui: Lang): TemplateResult | typeof nothing {
-    const s = UI_STRINGS[ui];
-    const model = this.session?.model;
-    if (this.mode === 'extractive' || !model) return nothing;
-    if (model.status === 'loading') {
-      const p = model.progress;
-      return html`<div class="model" part="model-status" data-state="loading">${s.modelLoading}
-        ${p?.total ? html`<progress max=${p.total} value=${p.done} aria-label=${s.modelLoading}></progress>` : nothing}
-        <button type="button" @click=${() => this.session?.cancelModelLoad()}>${s.stop}</button></div>`;
-    }
-    if (model.status === 'none' && this.llmSupport?.ok) {
-      return html`<div class="model" part="model-status" data-state="available">
-        <button type="button" part="load-model-button" @click=${() => void this.loadModel()}>${s.loadModel(formatBytes(this.llmSupport.downloadBytes, ui))}</button></div>`;
-    }
-    return nothing;
-  }
-
-  /** The starters: the site's own, else the index's, else neutral ones (those two once the index is read). */
-  private startersFor(ui: Lang): string[] {
-    const own = this.starters;
-    const mine = Array.isArray(own) ? own : own?.[ui];
-    if (mine?.length) return mine;
-    const session = this.session;
-    if (session?.indexStatus === 'loading') return [];
-    return session?.indexInfo?.site?.starters?.[ui]?.length ? session.indexInfo.site.starters[ui]! : DEFAULT_STARTERS[ui];
-  }
-
-  private renderStarters(ui: Lang): TemplateResult | typeof nothing {
-    const s = UI_STRINGS[ui];
-    const starters = this.startersFor(ui);
-    if (!starters.length) return nothing;
-    return html`<div class="starters" part="starters"><h3>${s.starters}</h3>
-      ${starters.map((q) => html`<button type="button" dir="auto" @click=${() => this.submit(q)}>${q}</button>`)}</div>`;
   }
 }

@@ -11,11 +11,11 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { quoteBlocks, type QuoteBlock } from '../answer/quote-tables.ts';
-import type { Answer, ChatTurn, Citation } from '../answer/types.ts';
+import type { Answer, ChatTurn, Citation, StoredAnswer } from '../answer/types.ts';
 import { stripBidiControls } from '../core/bidi-controls.ts';
 import type { Lang } from '../core/schema.ts';
 import { resolveSourceUrl } from '../core/url-policy.ts';
-import { smallTalkKind } from '../loop/small-talk.ts';
+import { smallTalkKind } from '../text/small-talk.ts';
 import type { PendingQuestion } from '../session/pending-questions.ts';
 import type { TextLink } from './contact-links.ts';
 import { renderDevicePage } from './device-documents-view.ts';
@@ -192,10 +192,11 @@ function citationCard(citation: Citation, turnIndex: number, question: string, u
  * (it was never looked up), and names no domain (it is in none); a greeting or thanks answered in
  * kind carries no badge at all. The loop picks the same reply by the same question (loop/machine.ts).
  */
-function answerBadges(answer: Answer, question: string, ui: Lang): TemplateResult | typeof nothing {
+function answerBadges(answer: StoredAnswer & Pick<Answer, 'reading'>, question: string, ui: Lang): TemplateResult | typeof nothing {
   const s = UI_STRINGS[ui];
   if (answer.refusal === 'off-topic') {
-    const talk = smallTalkKind(question);
+    // A stored answer keeps no reading (it is the evaluation's, kept in memory): its question is read again.
+    const talk = answer.reading ? answer.reading.typed.smallTalk : smallTalkKind(question);
     if (talk === 'greeting' || talk === 'thanks') return nothing;
     return html`<div class="meta"><span class="badge off-topic" part="topic-badge" data-refusal="off-topic">${s.offTopic}</span></div>`;
   }

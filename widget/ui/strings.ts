@@ -117,6 +117,8 @@ export const UI_STRINGS = {
       stopAndRemove: 'עצירה והסרה',
       stopAndRemoveLabel: (name: string) => `עצירת החיפוש לפי משמעות והסרת ${name} מהמכשיר`,
       removeAll: 'הסרת כל המסמכים',
+      /** The folded section's one control (a phone, once the conversation started): opens the section again. */
+      reopen: (count: number) => (count ? `המסמכים שלך (${count})` : 'הוספת הפוליסה שלך'),
       dismiss: 'סגירת ההודעה',
       announceReading: (name: string) => `קורא את ${name}.`,
       announceAdded: (name: string) => `${name} נוסף. אפשר לשאול עליו כבר עכשיו.`,
@@ -260,6 +262,7 @@ export const UI_STRINGS = {
       stopAndRemove: 'Stop and remove',
       stopAndRemoveLabel: (name: string) => `Stop the meaning search and remove ${name} from this device`,
       removeAll: 'Remove all',
+      reopen: (count: number) => (count ? `Your documents (${count})` : 'Add your policy'),
       dismiss: 'Dismiss',
       announceReading: (name: string) => `Reading ${name}.`,
       announceAdded: (name: string) => `${name} is added. You can ask about it now.`,

@@ -208,6 +208,8 @@ export const chatStyles = css`
   .document progress { flex-basis: 100%; }
   .document button { min-height: 1.8rem; padding: 0.15rem 0.55rem; margin-inline-start: auto; }
   .documents .remove-all { align-self: flex-start; min-height: 1.8rem; padding: 0.15rem 0.55rem; }
+  /* The folded section's one control: a phone only (below); elsewhere the section stays open. */
+  .documents-toggle { display: none; }
   .document-error { color: #b3261e; display: flex; flex-wrap: wrap; gap: 0.25rem 0.5rem; align-items: center; }
   :host([theme='dark']) .document-error { color: #ff8a80; }
   .document-error .detail { flex-basis: 100%; color: var(--_muted); font-size: 0.72rem; overflow-wrap: anywhere; }
@@ -227,6 +229,10 @@ export const chatStyles = css`
     /* The question box keeps at least 60 % of the row: the way to a person is its icon here. */
     .escalate-label { display: none; }
     .msg.user { max-width: 92%; }
+    /* Once the conversation started, the documents section is one row: its control opens it again. */
+    .documents[data-folded] { padding-block: 0.25rem; }
+    .documents[data-folded] > :not(.documents-toggle, .sr-only) { display: none; }
+    .documents[data-folded] > .documents-toggle { display: inline-flex; align-self: flex-start; min-height: 1.9rem; padding: 0.15rem 0.6rem; border-color: var(--_accent); color: var(--_accent); font-weight: 600; }
   }
   /* Feedback on an answer, and the way to a person (feedback-view.ts, escalate-view.ts). */
   .feedback { display: inline-flex; align-items: center; gap: 0.25rem; margin-inline-start: auto; }

@@ -9,12 +9,9 @@
  * are the modern build (`pdfjs-dist` is build/pdf.mjs), not the legacy one the builder runs in Node.
  */
 import { parseDeviceDocument } from '../core/device/parse-device-document.ts';
-import { asHarelError } from '../core/errors.ts';
 import type { PdfJs } from '../core/pdf/parse-pdf.ts';
-import type { DocumentWorkerRequest, DocumentWorkerResponse } from './document-protocol.ts';
-
-const scope = self as unknown as { postMessage(message: DocumentWorkerResponse): void; addEventListener(type: 'message', listener: (event: MessageEvent<DocumentWorkerRequest>) => void): void };
-const post = (message: DocumentWorkerResponse) => scope.postMessage(message);
+import type { DocumentMethods } from './document-protocol.ts';
+import { serve, type WorkerScope } from './rpc.ts';
 
 let pdfjs: Promise<PdfJs> | null = null;
 
@@ -26,26 +23,6 @@ function loadPdfJs(): Promise<PdfJs> {
   return pdfjs;
 }
 
-let controller: AbortController | null = null;
-
-async function parse(request: Extract<DocumentWorkerRequest, { type: 'parse' }>): Promise<void> {
-  controller = new AbortController();
-  try {
-    const document = await parseDeviceDocument(await loadPdfJs(), new Uint8Array(request.bytes), request.name, {
-      signal: controller.signal,
-      assets: request.assets,
-      onProgress: (progress) => post({ type: 'progress', progress }),
-    });
-    post({ type: 'parsed', document });
-  } catch (error) {
-    const harel = asHarelError(error);
-    post({ type: 'error', error: { code: harel.code, message: harel.message } });
-  }
-}
-
-// addEventListener, not onmessage: pdf.js's worker code listens on this port too (for messages addressed to it).
-scope.addEventListener('message', (event) => {
-  const request = event.data;
-  if (request?.type === 'parse') void parse(request);
-  else if (request?.type === 'abort') controller?.abort();
+serve<DocumentMethods>(self as unknown as WorkerScope, {
+  parse: async ({ bytes, name, assets }, { signal, emit }) => parseDeviceDocument(await loadPdfJs(), new Uint8Array(bytes), name, { signal, assets, onProgress: emit }),
 });

@@ -5,14 +5,14 @@
  * The index is reported ready (and answers by BM25) before the query model is even asked for:
  * the model (36 MB for E5, a first visit's largest download) loads after it, in the background,
  * and searches turn hybrid once it is in. Its progress, then hybrid or the reason search stays
- * BM25, reach the page as `info` messages on the load's id.
+ * BM25, reach the page as `info` events on the load's call (widget/workers/rpc.ts), after its reply.
  *
  * The embedder (onnxruntime-web and the tokenizer, most of this worker's code by weight) is
  * imported only when the index has vectors: a BM25-only index never fetches it, nor its wasm.
  * Keep every import of widget/embed/query-embedder.ts here type-only or dynamic;
  * tests/e2e/widget-bundle.spec.ts and builder/bench/js-weight.ts check it.
  */
-import { asHarelError, createError } from '../core/errors.ts';
+import { createError } from '../core/errors.ts';
 import type { LoadedIndex } from '../core/format/read-index.ts';
 import type { IndexManifest } from '../core/format/manifest.ts';
 import type { QueryEmbedder } from '../embed/query-embedder.ts';
@@ -22,22 +22,17 @@ import { type CachedModelFiles, type QueryDtype, readCachedQueryModel } from '..
 import { checkQueryModelPairing, type QueryModelConfig, queryDtypeOf, queryModelOf } from '../core/embedding/query-model.ts';
 import { corpusCentroid } from '../core/retrieval/corpus-centroid.ts';
 import { LocalSearchService } from '../search/local-search-service.ts';
+import { forwardedMethods } from '../search/search-service.ts';
 import { loadStoredIndex } from '../store/index-store.ts';
 import { openDeviceStore } from '../store/device-store.ts';
 import type { Progress } from '../core/schema.ts';
-import type { IndexLoadInfo, SearchWorkerRequest, SearchWorkerResponse, SerializedError, WorkerLoadOptions } from './search-protocol.ts';
+import type { IndexLoadInfo, LoadEvent, SearchMethods, WorkerLoadOptions } from './search-protocol.ts';
+import { serializeError, serve, type WorkerScope } from './rpc.ts';
+import { forwardTo } from './rpc-forward.ts';
 
-const scope = self as unknown as { postMessage(message: SearchWorkerResponse): void; onmessage: ((event: MessageEvent<SearchWorkerRequest>) => void) | null };
-const post = (message: SearchWorkerResponse) => scope.postMessage(message);
-const controllers = new Map<number, AbortController>();
 let service: LocalSearchService | null = null;
 let embedder: QueryEmbedder | null = null;
 let loading: AbortController | null = null;
-
-function serialize(error: unknown): SerializedError {
-  const harel = asHarelError(error);
-  return { code: harel.code, message: harel.message };
-}
 
 /** How often the model's download progress is posted: enough for a counter, not a message per chunk. */
 const PROGRESS_INTERVAL_MS = 250;
@@ -112,12 +107,16 @@ function readModelEarly(manifest: IndexManifest, options: WorkerLoadOptions): Ca
   return readCachedQueryModel(options.embedder ?? info.id, options.modelBase, info.queryDtype ?? info.dtype ?? 'q8');
 }
 
-async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal): Promise<void> {
+/**
+ * Resolves once the index answers (the load's reply); the query model then loads in the
+ * background, its news pushed through `emit` until `settled` (which may reject once nobody listens).
+ */
+async function load(options: WorkerLoadOptions, signal: AbortSignal, emit: (event: LoadEvent) => void): Promise<{ info: IndexLoadInfo; afterReady: () => Promise<void> }> {
   let early: CachedModelFiles | undefined;
   const stored = await loadStoredIndex({
     manifestUrl: options.manifestUrl,
     signal,
-    onProgress: (progress) => post({ type: 'progress', id, progress }),
+    onProgress: (progress) => emit({ progress }),
     onManifest: (manifest) => {
       early ??= readModelEarly(manifest, options);
     },
@@ -125,14 +124,14 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
   const manifest = stored.index.manifest;
   const wantsModel = Boolean(manifest.embedder && (stored.index.vectors || stored.readVectors));
   const { store: deviceStore } = await openDeviceStore();
-  // Reported once the index is ready: every change to the customer's documents reaches the page as info.
+  // Reported once the index is ready (its reply posted): every change to the customer's documents reaches the page as info.
   let ready = false;
   const fresh = new LocalSearchService({
     loader: async () => stored,
     embedderLoading: wantsModel,
     deviceStore,
     onDeviceChange: () => {
-      if (ready && service === fresh) post({ type: 'info', id, info: report() });
+      if (ready && service === fresh) emit({ info: report() });
     },
   });
   await fresh.load({ manifestUrl: options.manifestUrl, modelBase: options.modelBase, signal });
@@ -156,10 +155,25 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
     };
   };
   // The index answers from here on, by BM25 until the model is in.
-  post({ type: 'ready', id, info: report() });
-  ready = true;
-  if (!wantsModel) return;
+  const cached = early;
+  early = undefined;
+  const afterReady = async () => {
+    ready = true;
+    if (wantsModel) await loadModel(stored, fresh, options, signal, cached, emit, report);
+  };
+  return { info: report(), afterReady };
+}
 
+/** The query model of a loaded index, after its ready: search turns hybrid, or stays BM25 and says why. */
+async function loadModel(
+  stored: Awaited<ReturnType<typeof loadStoredIndex>>,
+  fresh: LocalSearchService,
+  options: WorkerLoadOptions,
+  signal: AbortSignal,
+  cached: CachedModelFiles | undefined,
+  emit: (event: LoadEvent) => void,
+  report: () => IndexLoadInfo,
+): Promise<void> {
   // A stored build's vectors are checked and decoded now, beside the model's load: a bad file
   // costs hybrid search, never the answers BM25 gives meanwhile.
   const vectorsRead = stored.readVectors
@@ -168,12 +182,10 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
           stored.index.vectors = table;
           return null;
         },
-        (error: unknown) => serialize(error).message,
+        (error: unknown) => serializeError(error).message,
       )
     : Promise.resolve(null);
   let lastPost = 0;
-  const cached = early;
-  early = undefined;
   const next = await loadEmbedder(
     stored.index,
     options,
@@ -183,7 +195,7 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
       const now = performance.now();
       if (now - lastPost < PROGRESS_INTERVAL_MS && progress.done !== progress.total) return;
       lastPost = now;
-      post({ type: 'info', id, info: report() });
+      emit({ info: report() });
     },
     cached,
   );
@@ -214,62 +226,29 @@ async function load(id: number, options: WorkerLoadOptions, signal: AbortSignal)
   } else {
     fresh.setPassageEmbedder(null, questionOnly ? 'the question model embeds questions only' : (vectorsError ?? next.embedderError));
   }
-  post({ type: 'info', id, info: report() });
+  emit({ info: report() });
 }
 
-/**
- * Answers one request of the loaded index: its reply, or its error; INDEX_NOT_READY before any
- * load. The request can be stopped by an 'abort' with its id while it runs.
- */
-function answer(id: number, run: (index: LocalSearchService, signal: AbortSignal) => Promise<SearchWorkerResponse>): void {
-  if (!service) {
-    post({ type: 'error', id, error: serialize(createError('INDEX_NOT_READY')) });
-    return;
-  }
-  const controller = new AbortController();
-  controllers.set(id, controller);
-  run(service, controller.signal)
-    .then(post)
-    .catch((error: unknown) => post({ type: 'error', id, error: serialize(error) }))
-    .finally(() => controllers.delete(id));
+/** The loaded index; INDEX_NOT_READY before any load. */
+function loadedIndex(): LocalSearchService {
+  if (!service) throw createError('INDEX_NOT_READY');
+  return service;
 }
 
-scope.onmessage = (event) => {
-  const message = event.data;
-  switch (message.type) {
-    case 'abort':
-      controllers.get(message.id)?.abort();
-      return;
-    case 'load': {
-      // A newer load replaces an older one still running.
-      loading?.abort();
-      const controller = (loading = new AbortController());
-      controllers.set(message.id, controller);
-      load(message.id, message.options, controller.signal)
-        .catch((error: unknown) => post({ type: 'error', id: message.id, error: serialize(controller.signal.aborted ? createError('ABORTED') : error) }))
-        .finally(() => controllers.delete(message.id));
-      return;
+serve<SearchMethods>(self as unknown as WorkerScope, {
+  async load(options, { signal, emit, afterReply }) {
+    // A newer load replaces an older one still running, its query model's load included.
+    loading?.abort();
+    const controller = (loading = new AbortController());
+    signal.addEventListener('abort', () => controller.abort(), { once: true });
+    const aborted = (error: unknown) => (controller.signal.aborted ? createError('ABORTED') : error);
+    try {
+      const { info, afterReady } = await load(options, controller.signal, emit);
+      afterReply(afterReady);
+      return info;
+    } catch (error) {
+      throw aborted(error);
     }
-    case 'search':
-      answer(message.id, (index, signal) => index.search(message.request, signal).then((response) => ({ type: 'result', id: message.id, response })));
-      return;
-    case 'route':
-      answer(message.id, (index) => index.route(message.query).then((route) => ({ type: 'routed', id: message.id, route })));
-      return;
-    case 'similarity':
-      answer(message.id, (index, signal) => index.similarity(message.query, message.text, signal).then((similarity) => ({ type: 'similar', id: message.id, similarity })));
-      return;
-    case 'addDocument':
-      answer(message.id, (index, signal) => index.addDocument(message.document, new Uint8Array(message.file), signal).then((info) => ({ type: 'documentAdded', id: message.id, info })));
-      return;
-    case 'removeDocument':
-      answer(message.id, (index) => index.removeDocument(message.documentId).then(() => ({ type: 'done', id: message.id })));
-      return;
-    case 'removeAllDocuments':
-      answer(message.id, (index) => index.removeAllDocuments().then(() => ({ type: 'done', id: message.id })));
-      return;
-    case 'devicePage':
-      answer(message.id, (index) => index.devicePage(message.documentId, message.page).then((text) => ({ type: 'pageText', id: message.id, text })));
-      return;
-  }
-};
+  },
+  ...forwardTo(loadedIndex, forwardedMethods),
+});

@@ -3,7 +3,7 @@
  * terms). The widget's frame — citation markers, quote marks, caveat and refusal lines — is
  * removed first: it is the same in every answer and says nothing about the fact.
  */
-import { STRINGS } from '../../../widget/loop/strings.ts';
+import { STRINGS } from '../../../widget/text/strings.ts';
 import { tokenize } from '../../../widget/core/tokenizer/index.ts';
 
 const FRAME = Object.values(STRINGS).flatMap((s) => [s.caveat, s.refusal, s.closestClauses, s.quoteIntro, s.quoteIntroOwn, s.quoteIntroMixed]);

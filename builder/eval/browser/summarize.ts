@@ -8,7 +8,7 @@ import { percentile } from './answer-metrics.ts';
 import type { ScoredQuestion } from './score-question.ts';
 import { reliabilityTable, type TierReliability } from './reliability.ts';
 
-export const STAGES = ['route', 'embed', 'search', 'grade', 'generate', 'ground', 'total'] as const satisfies readonly (keyof AnswerTimings)[];
+export const STAGES = ['assess', 'embed', 'search', 'grade', 'generate', 'ground', 'total'] as const satisfies readonly (keyof AnswerTimings)[];
 
 export interface Summary {
   questions: number;

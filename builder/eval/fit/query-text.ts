@@ -1,5 +1,5 @@
 /**
- * What text of a question E5 embeds, for the experiments that compare them (compare-query-text.ts,
+ * What text of a question E5 embeds, for the experiments that compare them (experiments/compare-query-text.ts,
  * fit-fusion.ts --query-text). The widget embeds the question as asked.
  */
 import { isEnglishStopword, isHebrewStopword } from '../../../widget/core/tokenizer/index.ts';

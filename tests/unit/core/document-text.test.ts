@@ -10,6 +10,7 @@ import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
 import { parseCitations } from '../../../widget/loop/citations.ts';
 import { groundAnswer } from '../../../widget/loop/ground.ts';
 import { passage } from '../loop/helpers.ts';
+import { readStandalone } from '../../../widget/text/question-reading.ts';
 
 const RLO = '\u202E';
 
@@ -72,7 +73,13 @@ describe('citations around document text', () => {
   it('grounds a quote on the passage its marker names, not on a number inside it', async () => {
     const water = passage('Water damage is covered up to 40,000 NIS per claim [2].', { n: 1 });
     const theft = passage('Theft of a bicycle from the yard is handled separately.', { n: 2 });
-    const answer = await new ExtractiveEngine().generate({ question: 'Is water damage covered?', lang: 'en', passages: [water, theft], history: [] });
+    const answer = await new ExtractiveEngine().generate({
+      question: 'Is water damage covered?',
+      reading: readStandalone('Is water damage covered?'),
+      lang: 'en',
+      passages: [water, theft],
+      history: [],
+    });
     const parsed = parseCitations(answer.text, [water, theft]);
     expect(plainAnswerText(parsed.text)).toContain('“Water damage is covered up to 40,000 NIS per claim [2].” [1]');
     expect(parsed.sources.map((p) => p.chunkId)).toEqual([water.chunkId]);

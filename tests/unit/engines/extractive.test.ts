@@ -3,8 +3,9 @@ import { answerSegments, documentValue, plainAnswerText } from '../../../widget/
 import type { GenerateRequest, GenerateResult, GradedPassage } from '../../../widget/engines/engine.ts';
 import { ExtractiveEngine, selectSentences } from '../../../widget/engines/extractive.ts';
 import { groundAnswer } from '../../../widget/loop/ground.ts';
-import { oneLine, splitSentences } from '../../../widget/loop/sentences.ts';
+import { oneLine, splitSentences } from '../../../widget/text/sentences.ts';
 import { passage } from '../loop/helpers.ts';
+import { readStandalone } from '../../../widget/text/question-reading.ts';
 
 const policy = passage(
   'השתתפות עצמית. 4.1 בכל תביעה לנזקי מים ינוכה מתגמולי הביטוח סכום של 850 ש"ח. הראל חברה לביטוח בע"מ תשלם את יתרת הנזק. ' +
@@ -13,8 +14,10 @@ const policy = passage(
 );
 const twin = passage('4.1 בכל תביעה לנזקי מים ינוכה מתגמולי הביטוח סכום של 850 ש"ח.', { n: 2, chunkId: 'twin' });
 
-async function answer(question: string, passages: GradedPassage[], extra: Partial<GenerateRequest> = {}): Promise<GenerateResult & { lines: string[] }> {
-  const result = await new ExtractiveEngine().generate({ question, lang: /[\u05D0-\u05EA]/.test(question) ? 'he' : 'en', passages, history: [], ...extra });
+async function answer(question: string, passages: GradedPassage[], extra: Partial<GenerateRequest> & { searchQuery?: string } = {}): Promise<GenerateResult & { lines: string[] }> {
+  const { searchQuery, ...rest } = extra;
+  const lang = /[\u05D0-\u05EA]/.test(question) ? 'he' : 'en';
+  const result = await new ExtractiveEngine().generate({ question, reading: readStandalone(question, searchQuery, lang), lang, passages, history: [], ...rest });
   // The lines as a reader sees them: quoted document text unwrapped (answer/document-text.ts).
   return { ...result, lines: plainAnswerText(result.text).split('\n') };
 }
@@ -74,7 +77,7 @@ describe('ExtractiveEngine', () => {
   it('answers an English amount question in English and stops when aborted', async () => {
     const p = passage('Lost baggage is covered up to 3,000 dollars per trip. Claims must be filed within 30 days.', { n: 1 });
     const engine = new ExtractiveEngine();
-    const result = await engine.generate({ question: 'How much is lost baggage covered?', lang: 'en', passages: [p], history: [] });
+    const result = await engine.generate({ question: 'How much is lost baggage covered?', reading: readStandalone('How much is lost baggage covered?'), lang: 'en', passages: [p], history: [] });
     expect(plainAnswerText(result.text)).toBe('Amount: 3,000 dollars [1]\nAccording to the policy documents:\n“Lost baggage is covered up to 3,000 dollars per trip.” [1]');
     // The fact and the quote are the clause's text; the markers and the frame are the engine's.
     expect(
@@ -84,7 +87,9 @@ describe('ExtractiveEngine', () => {
     ).toEqual(['3,000 dollars', 'Lost baggage is covered up to 3,000 dollars per trip.']);
     const controller = new AbortController();
     controller.abort();
-    await expect(engine.generate({ question: 'baggage', lang: 'en', passages: [p], history: [], signal: controller.signal })).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(engine.generate({ question: 'baggage', reading: readStandalone('baggage'), lang: 'en', passages: [p], history: [], signal: controller.signal })).rejects.toMatchObject({
+      code: 'ABORTED',
+    });
   });
 
   it('never leads with a number the customer gave, nor with a fact of another kind', async () => {

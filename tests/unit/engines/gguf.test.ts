@@ -13,6 +13,7 @@ import { ggufModelName, resolveGgufUrl } from '../../../widget/engines/gguf/gguf
 import { renderPrompt } from '../../../widget/engines/gguf/gguf-prompt.ts';
 import type { GpuReport } from '../../../widget/engines/webllm/gpu-check.ts';
 import { encodeGguf, type GgufValue } from '../../fixtures/gguf/write-gguf.ts';
+import { readStandalone, readText } from '../../../widget/text/question-reading.ts';
 
 type Kv = readonly [string, GgufValue];
 
@@ -132,13 +133,13 @@ describe('GGUF backend and location', () => {
 
 describe('the answer gate', () => {
   const fake = (mode: 'llm' | 'extractive'): AnswerEngine => ({ mode, generate: async () => ({ text: mode }) });
-  const request = (question: string, lang: 'he' | 'en'): GenerateRequest => ({ question, lang, passages: [], history: [] });
+  const request = (question: string, lang: 'he' | 'en'): GenerateRequest => ({ question, reading: readStandalone(question), lang, passages: [], history: [] });
 
   it('sends a question to the model only where the gate lets it, and says which engine wrote', async () => {
     const gate: AnswerGate = { answers: { en: ['amount'] } };
-    expect(modelAnswers(gate, 'How much is the deductible?', 'en')).toBe(true);
-    expect(modelAnswers(gate, 'How do I file a claim?', 'en')).toBe(false);
-    expect(modelAnswers(gate, 'כמה ההשתתפות העצמית?', 'he')).toBe(false);
+    expect(modelAnswers(gate, readText('How much is the deductible?').type, 'en')).toBe(true);
+    expect(modelAnswers(gate, readText('How do I file a claim?').type, 'en')).toBe(false);
+    expect(modelAnswers(gate, readText('כמה ההשתתפות העצמית?').type, 'he')).toBe(false);
     const engine = new GatedEngine(fake('llm'), fake('extractive'), gate);
     expect((await engine.generate(request('How much is the deductible?', 'en'))).text).toBe('llm');
     expect(engine.mode).toBe('llm');
@@ -150,7 +151,7 @@ describe('the answer gate', () => {
     expect(gateFor('gemma-3-1b-it-q4_k_m', 'measured')).toBe(OPEN_GATE);
     expect(gateFor('gemma-3-270m-q4_k_m', 'all')).toBe(OPEN_GATE);
     // The 270M base model earned no question (README): quotation answers in both languages.
-    expect(modelAnswers(gateFor('gemma-3-270m-q4_k_m', 'measured'), 'How much is the deductible?', 'en')).toBe(false);
-    expect(modelAnswers(gateFor('gemma-3-270m-q4_k_m', 'measured'), 'כמה ההשתתפות העצמית?', 'he')).toBe(false);
+    expect(modelAnswers(gateFor('gemma-3-270m-q4_k_m', 'measured'), readText('How much is the deductible?').type, 'en')).toBe(false);
+    expect(modelAnswers(gateFor('gemma-3-270m-q4_k_m', 'measured'), readText('כמה ההשתתפות העצמית?').type, 'he')).toBe(false);
   });
 });

@@ -28,7 +28,7 @@ const answer = (citations: Citation[], refused: boolean, total: number): Answer 
   searchedQuery: 'x',
   searchMode: 'bm25',
   retrieved: [],
-  timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total },
+  timings: { assess: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total },
 });
 
 const question = (id: string, facts: EvalQuestion['facts'], answerable = true): EvalQuestion => ({

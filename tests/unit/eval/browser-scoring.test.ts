@@ -41,7 +41,7 @@ const answer = (o: Partial<Answer>): Answer => ({
   searchedQuery: 'x',
   searchMode: 'bm25',
   retrieved: [],
-  timings: { route: 1, embed: 0, search: 2, grade: 1, generate: 1, ground: 1, total: 6 },
+  timings: { assess: 1, embed: 0, search: 2, grade: 1, generate: 1, ground: 1, total: 6 },
   ...o,
 });
 const question = (o: Partial<EvalQuestion>): EvalQuestion => ({

@@ -21,7 +21,7 @@ const q = (id: string, failures: ScoredQuestion['failures'], pageRank: number | 
   reference: null,
   f1: null,
   judge: null,
-  timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 10 },
+  timings: { assess: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 10 },
   failures,
   fileRank: pageRank,
   pageRank,

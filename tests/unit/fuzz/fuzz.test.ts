@@ -184,8 +184,8 @@ describe('documents through ingest (fuzzed)', () => {
 });
 
 describe('model files (fuzzed)', () => {
-  // The real GGUF's cases need Gemma in models/: the unit tests' global setup fetches it
-  // (tests/models/unit-setup.ts), so a run right after the quick start fuzzes it too.
+  // The real GGUF's cases need Gemma in models/: `npm run test:models` fetches it and runs this
+  // file again (package.json), so CI fuzzes it too; `npm test` alone fuzzes it once it is there.
   it('20 mutants from seed 27 (tiny embedder q8 and q4f32, a tiny GGUF, the real E5 and GGUF when models/ has them): each refused with its code, or loads and embeds', async () => {
     const r = await fuzzModelFiles({ seed: 27, runs: 20 });
     for (const line of r.missing) console.warn(`model-file fuzz: ${line}`);

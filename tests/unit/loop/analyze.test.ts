@@ -3,6 +3,7 @@ import type { ChatTurn } from '../../../widget/answer/types.ts';
 import type { RouteResult } from '../../../widget/core/retrieval/route.ts';
 import { analyzeQuestion, followUpSignal } from '../../../widget/loop/analyze.ts';
 import { routerTopicFit, TOPIC_FIT_MIN_CONFIDENCE } from '../../../widget/loop/topic-fit.ts';
+import { readText } from '../../../widget/text/question-reading.ts';
 
 const user = (text: string): ChatTurn => ({ role: 'user', text, at: 0 });
 
@@ -116,7 +117,7 @@ describe('analyze: real follow-ups', () => {
   it('uses the previous answer’s searched query, and leaves long or first questions alone', async () => {
     const history: ChatTurn[] = [user('ומה לגבי רכב?'), { role: 'assistant', text: '…', at: 1, answer: { searchedQuery: 'השתתפות עצמית ומה לגבי רכב?' } as ChatTurn['answer'] }];
     expect((await analyze('ולאופנוע?', history)).searchQuery).toContain('השתתפות');
-    expect(await followUpSignal('האם ביטוח הנסיעות מכסה ביטול טיסה בגלל מחלה של בן משפחה?', 'מה ההשתתפות העצמית?')).toBeNull();
+    expect(await followUpSignal(readText('האם ביטוח הנסיעות מכסה ביטול טיסה בגלל מחלה של בן משפחה?'), 'מה ההשתתפות העצמית?')).toBeNull();
     expect((await analyze('ומה לגבי רכב?', [])).followUp).toBe(false);
   });
 });

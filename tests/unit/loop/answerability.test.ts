@@ -12,7 +12,7 @@ import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
 import { assess, probability, type AnswerabilityModel } from '../../../widget/loop/answerability.ts';
 import { EVIDENCE_FEATURES, idf, missingKey, routeEvidence, wordIdf, type EvidenceVector } from '../../../widget/loop/evidence.ts';
 import { runAnswerLoop } from '../../../widget/loop/machine.ts';
-import { contentWords, termSet } from '../../../widget/loop/terms.ts';
+import { contentWords, termSet } from '../../../widget/text/terms.ts';
 import type { LocalSearchService } from '../../../widget/search/local-search-service.ts';
 import { buildDemoIndex } from './helpers.ts';
 

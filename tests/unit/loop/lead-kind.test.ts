@@ -3,12 +3,19 @@ import { plainAnswerText } from '../../../widget/answer/document-text.ts';
 import type { ChatTurn } from '../../../widget/answer/types.ts';
 import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
 import { conditionalFacts } from '../../../widget/engines/fact-list.ts';
-import { clauseTitleAt } from '../../../widget/loop/clause-title.ts';
+import { clauseTitleAt } from '../../../widget/text/clause-title.ts';
 import { confidenceTier } from '../../../widget/loop/confidence.ts';
-import { askedFacts, leadMissesAsked } from '../../../widget/loop/facts.ts';
+import { askedFacts, leadMissesAsked } from '../../../widget/text/facts.ts';
 import { runAnswerLoop } from '../../../widget/loop/machine.ts';
 import type { LocalSearchService } from '../../../widget/search/local-search-service.ts';
 import { buildDemoIndex, passage } from './helpers.ts';
+import { readStandalone } from '../../../widget/text/question-reading.ts';
+
+/** Whether `quote` misses what `question` asks, the question read as the loop reads it. */
+const misses = (quote: string, question: string) => {
+  const { asking, askedTerms } = readStandalone(question);
+  return leadMissesAsked(quote, asking.text, asking.type, askedTerms);
+};
 
 let search: LocalSearchService;
 let cleanup: () => Promise<void> = async () => {};
@@ -110,15 +117,15 @@ describe('facts of the asked kind', () => {
   });
 
   it('tells a lead that misses the ask: a sum for a deductible or for a period, a clause silent on the asked term; not a share for "how much will I pay"', () => {
-    expect(leadMissesAsked('המבטחת תשלם שכר דירה חלופית עד 6,000 ש"ח לחודש.', 'מה ההשתתפות העצמית בביטוח דירה?')).toBe(true);
-    expect(leadMissesAsked('ההשתתפות העצמית היא 300 ש"ח.', 'מה ההשתתפות העצמית בביטוח דירה?')).toBe(false);
-    expect(leadMissesAsked('המבטחת תשלם עד 6,000 ש"ח.', 'תוך כמה זמן משלמים תביעה?')).toBe(true);
-    expect(leadMissesAsked('המבוטח ישלם השתתפות עצמית בגובה 20% מההוצאה.', 'כמה אצטרך לשלם מהכיס?')).toBe(false);
+    expect(misses('המבטחת תשלם שכר דירה חלופית עד 6,000 ש"ח לחודש.', 'מה ההשתתפות העצמית בביטוח דירה?')).toBe(true);
+    expect(misses('ההשתתפות העצמית היא 300 ש"ח.', 'מה ההשתתפות העצמית בביטוח דירה?')).toBe(false);
+    expect(misses('המבטחת תשלם עד 6,000 ש"ח.', 'תוך כמה זמן משלמים תביעה?')).toBe(true);
+    expect(misses('המבוטח ישלם השתתפות עצמית בגובה 20% מההוצאה.', 'כמה אצטרך לשלם מהכיס?')).toBe(false);
     // A question that names no term: a quote without a quantity misses nothing.
-    expect(leadMissesAsked('יש להגיש את התביעה באזור האישי.', 'כמה אקבל?')).toBe(false);
+    expect(misses('יש להגיש את התביעה באזור האישי.', 'כמה אקבל?')).toBe(false);
     // A question that names a term: the quote must speak of it.
-    expect(leadMissesAsked('בלאי הוא ירידה הדרגתית בערך הרכוש עקב מזג האוויר.', 'ההשתתפות העצמית בביטוח דירה מזג האוויר?')).toBe(true);
-    expect(leadMissesAsked('ההשתתפות העצמית תנוכה מתגמולי הביטוח.', 'מה ההשתתפות העצמית בביטוח רכב?')).toBe(false);
+    expect(misses('בלאי הוא ירידה הדרגתית בערך הרכוש עקב מזג האוויר.', 'ההשתתפות העצמית בביטוח דירה מזג האוויר?')).toBe(true);
+    expect(misses('ההשתתפות העצמית תנוכה מתגמולי הביטוח.', 'מה ההשתתפות העצמית בביטוח רכב?')).toBe(false);
   });
 
   it('never calls an answer whose lead misses what is asked "high"', () => {

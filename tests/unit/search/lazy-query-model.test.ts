@@ -154,8 +154,8 @@ describe('WorkerSearchService.similarity', () => {
     const service = new WorkerSearchService(() => worker as unknown as Worker);
     const pending = service.similarity('שאלה', 'משפט');
     const sent = worker.sent[0];
-    expect(sent).toMatchObject({ type: 'similarity', query: 'שאלה', text: 'משפט' });
-    worker.reply({ type: 'similar', id: sent.id, similarity: 0.87 });
+    expect(sent).toMatchObject({ rpc: 'call', method: 'similarity', params: ['שאלה', 'משפט'] });
+    worker.reply({ rpc: 'reply', id: sent.id, reply: 0.87 });
     expect(await pending).toBe(0.87);
   });
 });
@@ -169,18 +169,20 @@ describe("WorkerSearchService: a load's info after its ready", () => {
     const first = service.load({ manifestUrl: 'https://site.test/index/manifest.json', modelBase: null, onInfo: (i) => heard.push(i) });
     const id = worker.sent[0].id;
     // Nothing before its ready is an update.
-    worker.reply({ type: 'info', id, info: info('loading') });
-    worker.reply({ type: 'ready', id, info: info('loading') });
+    worker.reply({ rpc: 'event', id, event: { info: info('loading') } });
+    worker.reply({ rpc: 'reply', id, reply: info('loading') });
     expect((await first).embedderStatus).toBe('loading');
-    worker.reply({ type: 'info', id, info: info('ready', 'hybrid') });
+    worker.reply({ rpc: 'event', id, event: { info: info('ready', 'hybrid') } });
+    // A progress event after the reply is not an update.
+    worker.reply({ rpc: 'event', id, event: { progress: { step: 'download', done: 1, total: 2 } } });
     expect(heard.map((i) => i.searchMode)).toEqual(['hybrid']);
     // A late error for the load (the model's load stopped by a newer one) rejects nothing.
-    worker.reply({ type: 'error', id, error: { code: 'ABORTED', message: 'x' } });
+    worker.reply({ rpc: 'error', id, error: { code: 'ABORTED', message: 'x' } });
 
     const second = service.load({ manifestUrl: 'https://site.test/index/manifest.json', modelBase: null, onInfo: (i) => heard.push(i) });
-    worker.reply({ type: 'info', id, info: info('failed') });
+    worker.reply({ rpc: 'event', id, event: { info: info('failed') } });
     const id2 = worker.sent[1].id;
-    worker.reply({ type: 'ready', id: id2, info: info('none') });
+    worker.reply({ rpc: 'reply', id: id2, reply: info('none') });
     await second;
     expect(heard.map((i) => i.embedderStatus)).toEqual(['ready']);
   });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildIndex } from '../../../builder/pipeline/build-index.ts';
 import { readIndexFolder } from '../../../builder/read-index-folder.ts';
-import type { Answer } from '../../../widget/answer/types.ts';
+import type { StoredAnswer } from '../../../widget/answer/types.ts';
 import { createError } from '../../../widget/core/errors.ts';
 import type { PassageReader, ReaderCall, ReaderReply } from '../../../widget/engines/reader.ts';
 import { LocalSearchService } from '../../../widget/search/local-search-service.ts';
@@ -72,7 +72,7 @@ describe('ChatSession with a reader', () => {
     expect(session.reader.state).toMatchObject({ status: 'ready', modelId: 'money-reader' });
     let release!: () => void;
     reader.hold = new Promise((resolve) => (release = resolve));
-    let draftShown: Answer | undefined;
+    let draftShown: StoredAnswer | undefined;
     reader.onCall = () => {
       draftShown ??= session.turns.at(-1)?.answer;
       expect(session.answering).toBe('read');

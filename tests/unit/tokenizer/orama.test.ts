@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { create, insert, search } from '@orama/orama';
-import { createOramaTokenizer, tokenize } from '../../../widget/core/tokenizer/index.ts';
+import { createOramaTokenizer } from '../../../builder/eval/orama-tokenizer.ts';
+import { tokenize } from '../../../widget/core/tokenizer/index.ts';
 
 const DOCS = ['הכיסוי בביטוח הרכב כולל נזק לרכב של צד שלישי', 'ביטוח נסיעות לחו"ל מכסה הוצאות רפואיות', 'רכבת ישראל', 'The policy covers dental treatments'];
 

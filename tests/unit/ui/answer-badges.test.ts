@@ -1,18 +1,8 @@
-import type { TemplateResult } from 'lit';
 import { describe, expect, it } from 'vitest';
 import type { Answer, ChatTurn } from '../../../widget/answer/types.ts';
 import { renderAssistantTurn, type TurnHandlers } from '../../../widget/ui/message-view.ts';
 import { UI_STRINGS } from '../../../widget/ui/strings.ts';
-
-/** A template as its markup with its values in it (`nothing`, an attribute left unset, as nothing). */
-function flatten(parts: unknown): string {
-  if (Array.isArray(parts)) return parts.map(flatten).join('');
-  if (typeof parts === 'symbol' || typeof parts === 'function') return '';
-  if (typeof parts !== 'object' || parts === null) return String(parts);
-  const t = parts as TemplateResult;
-  if (!t.strings) return '';
-  return t.strings.reduce((out, s, i) => out + s + (i < t.values.length ? flatten(t.values[i]) : ''), '');
-}
+import { templateMarkup as flatten } from './template-markup.ts';
 
 const handlers: TurnHandlers = { onCite() {}, onCopy() {}, onRetry() {}, onFeedback() {}, onEscalate() {} };
 
@@ -29,7 +19,7 @@ function reply(answer: Partial<Answer>, question: string): string {
     searchedQuery: question,
     searchMode: 'bm25',
     retrieved: [],
-    timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
+    timings: { assess: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
     ...answer,
   };
   const turn: ChatTurn = { role: 'assistant', text: full.text, answer: full, at: 0 };

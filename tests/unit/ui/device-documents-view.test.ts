@@ -173,7 +173,7 @@ describe('a citation of the customer’s own document', () => {
       searchedQuery: 'q',
       searchMode: 'bm25',
       retrieved: [],
-      timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
+      timings: { assess: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
     };
     return { role: 'assistant', text: answer.text, answer, at: 0 };
   }

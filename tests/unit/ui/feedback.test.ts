@@ -10,6 +10,7 @@ import type { Answer, ChatTurn, Citation } from '../../../widget/answer/types.ts
 import type { IndexInfo, SearchService } from '../../../widget/search/search-service.ts';
 import { ChatSession } from '../../../widget/session/chat-session.ts';
 import { memoryConversationStore } from '../../../widget/store/conversation-store.ts';
+import { storedTurns } from '../../../widget/store/stored-turns.ts';
 import { contactEntries, escalationFor, escalationTranscript } from '../../../widget/ui/escalate.ts';
 import { feedbackDetail, feedbackOf, nextFeedback } from '../../../widget/ui/feedback.ts';
 
@@ -39,7 +40,7 @@ function answer(text: string, refused = false, citations: Citation[] = [citation
     searchedQuery: 'q',
     searchMode: 'bm25',
     retrieved: [],
-    timings: { route: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
+    timings: { assess: 0, embed: 0, search: 0, grade: 0, generate: 0, ground: 0, total: 0 },
   };
 }
 
@@ -183,7 +184,8 @@ describe('ChatSession.setFeedback', () => {
     await store.save(KEY, stored);
     const session = new ChatSession({ search, conversations: Promise.resolve(store), conversationKey: KEY, llmLoader: null, onChange: () => undefined });
     await session.loadIndex({ manifestUrl: KEY, modelBase: null });
-    expect(session.turns).toEqual(stored);
+    // Read back as stored: each answer without its evaluation payload.
+    expect(session.turns).toEqual(storedTurns(stored));
 
     const before = session.turns[1];
     expect(session.setFeedback(1, { rating: 'down', reason: 'wrong', at: 5 })).toBe(true);

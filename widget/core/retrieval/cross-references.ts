@@ -88,10 +88,21 @@ export function clauseExcerpt(text: string, clause: string): string {
   return lines.slice(start, end).join('\n');
 }
 
+/** A line opening with a dotted number ("5.1 …"), the number captured: lineOpening's question asked of every number at once. */
+const LINE_NUMBER = /(?:^|\n)\s*(\d+(?:\.\d+)+)(?![\d.])/gu;
+
 export class CrossReferenceResolver {
   private readonly chunks: readonly Chunk[];
   private byDoc: Map<number, number[]> | null = null;
   private readonly clauseMaps = new Map<number, Map<string, number>>();
+  /** Per document: each dotted number a line opens with → the first chunk holding that line. */
+  private readonly lineNumbers = new Map<number, Map<string, number>>();
+  /**
+   * resolve()'s answers by chunk and limit. Every search resolves all the hits it returns, each a
+   * scan of the chunk's text and of its document's, and the same passages come back question
+   * after question; the chunks never change under one resolver (the retriever makes a new one).
+   */
+  private readonly resolved = new Map<string, ResolvedReference[]>();
 
   constructor(chunks: readonly Chunk[]) {
     this.chunks = chunks;
@@ -116,15 +127,37 @@ export class CrossReferenceResolver {
   private lineOpening(doc: number, number: string): number | null {
     // Only dotted numbers: a line opening with a bare "9" is as likely "9 ימים" as clause 9.
     if (!/^\d+(?:\.\d+)+$/u.test(number)) return null;
-    const escaped = number.replace(/[.()]/g, '\\$&');
-    const opening = new RegExp(`(?:^|\\n)\\s*${escaped}(?![\\d.])`, 'u');
+    return this.lineNumbersOf(doc).get(number) ?? null;
+  }
+
+  /**
+   * Every number lineOpening could be asked about in `doc`, read in one pass over its chunks
+   * (decoding each chunk's text once) instead of one pass per number asked.
+   */
+  private lineNumbersOf(doc: number): Map<string, number> {
+    let map = this.lineNumbers.get(doc);
+    if (map) return map;
     this.clauseMap(doc);
-    for (const i of this.byDoc?.get(doc) ?? []) if (opening.test(this.chunks[i].text)) return i;
-    return null;
+    map = new Map();
+    for (const i of this.byDoc?.get(doc) ?? []) {
+      for (const m of this.chunks[i].text.matchAll(LINE_NUMBER)) if (!map.has(m[1])) map.set(m[1], i);
+    }
+    this.lineNumbers.set(doc, map);
+    return map;
   }
 
   /** Chunks that `chunkIndex`'s references point to in its own document, at most `limit`. */
   resolve(chunkIndex: number, limit = 3): ResolvedReference[] {
+    const key = `${chunkIndex}:${limit}`;
+    let out = this.resolved.get(key);
+    if (!out) {
+      out = this.resolveNow(chunkIndex, limit);
+      this.resolved.set(key, out);
+    }
+    return out.map((r) => ({ ...r }));
+  }
+
+  private resolveNow(chunkIndex: number, limit: number): ResolvedReference[] {
     const chunk = this.chunks[chunkIndex];
     const out: ResolvedReference[] = [];
     const targets = new Set<number>();

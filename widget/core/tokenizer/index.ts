@@ -4,5 +4,3 @@ export { normalizeText, detectLang } from './normalize.ts';
 export { prefixStrippings, HEBREW_PREFIXES, MIN_STEM } from './hebrew-prefixes.ts';
 export { HEBREW_STOPWORDS, ENGLISH_STOPWORDS, isHebrewStopword, isEnglishStopword } from './stopwords.ts';
 export { englishTerm } from './english.ts';
-export { createOramaTokenizer, ORAMA_TOKENIZER_LANGUAGE } from './orama.ts';
-export type { OramaTokenizerOptions } from './orama.ts';

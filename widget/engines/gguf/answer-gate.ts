@@ -6,7 +6,7 @@
  * held-out check behind the gate below). The gate is data, so a larger GGUF can be given its own.
  */
 import type { Lang } from '../../core/schema.ts';
-import { detectQuestionType, type QuestionType } from '../../loop/question-type.ts';
+import type { QuestionType } from '../../text/question-type.ts';
 import type { AnswerEngine, GenerateRequest, GenerateResult } from '../engine.ts';
 
 export interface AnswerGate {
@@ -37,10 +37,11 @@ export function gateAnswersAny(gate: AnswerGate): boolean {
   return Object.values(gate.answers).some((kinds) => kinds === 'all' || (kinds?.length ?? 0) > 0);
 }
 
-export function modelAnswers(gate: AnswerGate, question: string, lang: Lang): boolean {
+/** Whether the gate lets the model answer a question of `type` (the typed question's kind) in `lang`. */
+export function modelAnswers(gate: AnswerGate, type: QuestionType, lang: Lang): boolean {
   const kinds = gate.answers[lang];
   if (!kinds) return false;
-  return kinds === 'all' || kinds.includes(detectQuestionType(question));
+  return kinds === 'all' || kinds.includes(type);
 }
 
 /**
@@ -69,7 +70,7 @@ export class GatedEngine implements AnswerEngine {
   }
 
   generate(request: GenerateRequest): Promise<GenerateResult> {
-    this.last = modelAnswers(this.gate, request.question, request.lang) ? this.model : this.quotation;
+    this.last = modelAnswers(this.gate, request.reading.typed.type, request.lang) ? this.model : this.quotation;
     return this.last.generate(request);
   }
 }

@@ -17,6 +17,7 @@ import { Wllama, type WllamaLogger } from '@wllama/wllama';
 // this chunk as base64; as a file beside the bundle it is fetched (and cached) only for this engine.
 import wllamaWasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url&no-inline';
 import { createError, type HarelError } from '../../core/errors.ts';
+import { readStreamBytes } from '../../core/format/bytes.ts';
 import type { GpuReport } from '../webllm/gpu-check.ts';
 import type { LlmLoadProgress } from '../webllm/progress.ts';
 import { chooseGgufBackend, type BackendChoice } from './gguf-backend.ts';
@@ -131,26 +132,8 @@ async function probe(url: string, signal: AbortSignal | undefined): Promise<numb
 }
 
 async function readPrefix(response: Response, limit: number): Promise<Uint8Array> {
-  const reader = response.body?.getReader();
-  if (!reader) return new Uint8Array(await response.arrayBuffer()).subarray(0, limit);
-  const parts: Uint8Array[] = [];
-  let length = 0;
-  while (length < limit) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parts.push(value);
-    length += value.length;
-  }
-  void reader.cancel().catch(() => undefined);
-  const out = new Uint8Array(Math.min(length, limit));
-  let at = 0;
-  for (const part of parts) {
-    const take = part.subarray(0, Math.min(part.length, out.length - at));
-    out.set(take, at);
-    at += take.length;
-    if (at >= out.length) break;
-  }
-  return out;
+  if (!response.body) return new Uint8Array(await response.arrayBuffer()).subarray(0, limit);
+  return (await readStreamBytes(response.body, { stopAt: limit })).subarray(0, limit);
 }
 
 /** wllama logs every download step and llama.cpp line at debug level: only warnings and errors reach the console. */

@@ -4,26 +4,25 @@
  * here, so its 6 MB load and the model's GPU work stay off the page's thread.
  */
 import { WebWorkerMLCEngineHandler } from '@mlc-ai/web-llm';
-import type { HarelWorkerMessage } from './protocol.ts';
+import { notifier } from '../../workers/rpc.ts';
+import type { HarelWorkerNotice } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
 const handler = new WebWorkerMLCEngineHandler();
 self.onmessage = (event: MessageEvent) => handler.onmessage(event);
 
-function report(message: HarelWorkerMessage): void {
-  self.postMessage(message);
-}
+const report = notifier<HarelWorkerNotice>(self);
 
 self.addEventListener('unhandledrejection', (event) => {
-  report({ kind: 'harel:error', message: describe(event.reason) });
+  report({ type: 'error', message: describe(event.reason) });
 });
 self.addEventListener('error', (event) => {
-  report({ kind: 'harel:error', message: event.message || describe(event.error) });
+  report({ type: 'error', message: event.message || describe(event.error) });
 });
 
 function describe(reason: unknown): string {
   return reason instanceof Error ? `${reason.name}: ${reason.message}` : String(reason);
 }
 
-report({ kind: 'harel:ready' });
+report({ type: 'ready' });

@@ -12,7 +12,8 @@
 import { answerSegments, documentValue } from '../../answer/document-text.ts';
 import type { ChatTurn } from '../../answer/types.ts';
 import type { Lang } from '../../core/schema.ts';
-import { detectQuestionType, type QuestionType } from '../../loop/question-type.ts';
+import type { QuestionReading } from '../../text/question-reading.ts';
+import { QUESTION_TYPE_HINTS, type QuestionType } from '../../text/question-type.ts';
 import type { GradedPassage } from '../engine.ts';
 import { estimateTokens, trimToTokens } from './budget.ts';
 
@@ -23,6 +24,8 @@ export interface ChatMessage {
 
 export interface AnswerPromptInput {
   question: string;
+  /** The question's reading: the rule for its kind of answer comes from it. */
+  reading: Pick<QuestionReading, 'typed'>;
   lang: Lang;
   passages: readonly GradedPassage[];
   history: readonly ChatTurn[];
@@ -70,28 +73,15 @@ export function answerRules(lang: Lang): string {
   ].join('\n');
 }
 
-/** One line on what the question asks for, so a small model leads with it (none for 'other'). */
-const TYPE_HINTS: Record<Exclude<QuestionType, 'other'>, string> = {
-  amount: 'The customer asks for an amount: lead with it if a source states it.',
-  duration: 'The customer asks for a period or a deadline: lead with it if a source states it.',
-  age: 'The customer asks about an age limit: lead with it if a source states it.',
-  percentage: 'The customer asks for a percentage: lead with it if a source states it.',
-  count: 'The customer asks how many: lead with the number if a source states it.',
-  coverage: 'The customer asks whether something is covered: open with yes, no or "covered with conditions" only if a source says so explicitly.',
-  procedure: 'The customer asks how to do something: give the steps the sources describe.',
-  documents: 'The customer asks which documents are needed: list the ones the sources name.',
-  definition: 'The customer asks what a term means: give the definition the sources state.',
-};
-
-export function questionHint(question: string): string | null {
-  const type = detectQuestionType(question);
-  return type === 'other' ? null : TYPE_HINTS[type];
+/** The rule for the kind of answer the typed question asks for, null for none. */
+export function questionHint(type: QuestionType): string | null {
+  return type === 'other' ? null : QUESTION_TYPE_HINTS[type];
 }
 
 export function buildAnswerPrompt(input: AnswerPromptInput, budget: PromptBudget): AnswerPrompt {
   const window = budget.contextWindow;
   const answerTokens = budget.answerTokens ?? (window <= 1024 ? 256 : 640);
-  const hint = questionHint(input.question);
+  const hint = questionHint(input.reading.typed.type);
   const rules = hint ? `${answerRules(input.lang)}\n${hint}` : answerRules(input.lang);
   const question = trimToTokens(neutralize(input.question), Math.floor(window / 8));
   const history = recentHistory(input.history, budget.historyTurns ?? 2, Math.floor(window / 6));

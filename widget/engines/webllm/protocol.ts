@@ -1,7 +1,8 @@
 /**
  * Messages between the page and the LLM worker. The worker runs web-llm's own
  * `WebWorkerMLCEngineHandler`, whose requests and replies are web-llm's protocol (its `kind`s are
- * listed below so a stray message is recognisable). The widget adds two messages of its own, so a
+ * listed below so a stray message is recognisable). The widget adds two notices of its own, sent
+ * by the workers' RPC (widget/workers/rpc.ts, whose `rpc` tag web-llm's messages lack), so a
  * worker that fails outside a web-llm request — its module failing to load, an unhandled
  * rejection — is reported instead of leaving a load waiting forever.
  */
@@ -36,13 +37,5 @@ export type WebLlmRequestKind =
 /** web-llm's reply kinds (worker → main). */
 export type WebLlmResponseKind = 'return' | 'throw' | 'initProgressCallback' | 'heartbeat';
 
-/** The widget's own worker → main messages; the prefix keeps them apart from web-llm's kinds. */
-export type HarelWorkerMessage = { kind: 'harel:ready' } | { kind: 'harel:error'; message: string };
-
-export type HarelWorkerMessageKind = HarelWorkerMessage['kind'];
-
-export function isHarelWorkerMessage(data: unknown): data is HarelWorkerMessage {
-  if (typeof data !== 'object' || data === null) return false;
-  const kind = (data as { kind?: unknown }).kind;
-  return kind === 'harel:ready' || kind === 'harel:error';
-}
+/** The widget's own worker → main notices. */
+export type HarelWorkerNotice = { type: 'ready' } | { type: 'error'; message: string };

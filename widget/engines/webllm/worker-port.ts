@@ -3,7 +3,8 @@
  * does not know, so the widget's own messages are taken out here, and a worker that dies (its
  * module fails to load, a crash) is reported instead of leaving calls unanswered.
  */
-import { isHarelWorkerMessage, type HarelWorkerMessage } from './protocol.ts';
+import { isRpcMessage, noticeOf } from '../../workers/rpc.ts';
+import type { HarelWorkerNotice } from './protocol.ts';
 
 /** The shape web-llm's `WebWorkerMLCEngine` drives (its `ChatWorker`). */
 export interface ChatWorkerPort {
@@ -20,8 +21,8 @@ export class LlmWorkerPort implements ChatWorkerPort {
 
   constructor(readonly worker: Worker) {
     worker.addEventListener('message', (event: MessageEvent) => {
-      if (isHarelWorkerMessage(event.data)) this.own(event.data);
-      else this.onmessage?.(event);
+      if (!isRpcMessage(event.data)) this.onmessage?.(event);
+      else this.own(noticeOf<HarelWorkerNotice>(event.data));
     });
     // Fires when the worker's module cannot be fetched or evaluated: nothing else would answer.
     worker.addEventListener('error', (event: ErrorEvent) => {
@@ -50,10 +51,10 @@ export class LlmWorkerPort implements ChatWorkerPort {
     return this.terminated;
   }
 
-  private own(message: HarelWorkerMessage): void {
+  private own(notice: HarelWorkerNotice | null): void {
     // An unhandled rejection in the worker is not fatal by itself (web-llm leaves some behind
     // when a load is cut short); it is kept to explain a later failure.
-    if (message.kind === 'harel:error') this.lastError = message.message;
+    if (notice?.type === 'error') this.lastError = notice.message;
   }
 
   private fail(message: string): void {

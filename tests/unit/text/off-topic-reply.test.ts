@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { strings } from '../../../widget/loop/strings.ts';
+import { strings } from '../../../widget/text/strings.ts';
 
 const DEMO = { name: { he: 'דמו ביטוח', en: 'Demo Insurance' }, phone: '*1234', website: 'https://demo-insurance.example' };
 

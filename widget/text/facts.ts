@@ -7,7 +7,7 @@
  */
 import { expandQuery } from '../core/retrieval/expand.ts';
 import { AGE, AMOUNT, COUNT, DURATION, NOT_WORD_AFTER, PERCENTAGE, REFERENCE_BEFORE } from './fact-patterns.ts';
-import { detectQuestionType, type QuestionType } from './question-type.ts';
+import type { QuestionType } from './question-type.ts';
 import { describesProcedure, isDefinition, listsDocuments } from './sentence-forms.ts';
 import { coverageVerdict } from './verdict.ts';
 
@@ -203,17 +203,16 @@ export function askedFacts(
 const ALL_FACT_KINDS: readonly FactKind[] = ['amount', 'duration', 'age', 'percentage', 'count'];
 
 /**
- * Whether `quote`, the sentence an answer leads with, misses what `question` asks for: it states
+ * Whether `quote`, the sentence an answer leads with, misses what `question` asks for (of `type`,
+ * naming its fact by the terms `asked`: the question's reading, question-reading.ts): it states
  * a quantity of another kind (a housing allowance for "מה ההשתתפות העצמית?", a sum for "תוך כמה
  * זמן?"), or the question names a term and the quote neither names it nor states a fact about it
  * (a clause on wear and weather for "ומה לגבי מזג האוויר?" after the deductible). A quote that
  * states no quantity for a question that names no term misses nothing (it may be a verdict, a
  * procedure, or the clause that the asked fact's table sits under).
  */
-export function leadMissesAsked(quote: string, question: string, context: readonly string[] = []): boolean {
-  const type = detectQuestionType(question);
+export function leadMissesAsked(quote: string, question: string, type: QuestionType, asked: readonly string[], context: readonly string[] = []): boolean {
   if (!isFactKind(type)) return false;
-  const asked = factLabels(question, type);
   if (askedFacts(quote, question, type, asked, context).length > 0) return false;
   if (asked.length > 0) return !asked.some((a) => sameTerm(a, quote));
   const stated = ALL_FACT_KINDS.filter((k) => findFacts(quote, k).length > 0);

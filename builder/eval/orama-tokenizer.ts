@@ -1,6 +1,7 @@
 /**
  * Our tokenizer behind Orama's `Tokenizer` interface (Orama 3.1.18). Orama's built-in tokenizer
- * splits on a Latin-only pattern and returns nothing for Hebrew, so Hebrew search needs this.
+ * splits on a Latin-only pattern and returns nothing for Hebrew, so Hebrew search needs this. Only
+ * the reference index (orama-bm25.ts) and `eval --baseline` run Orama; the widget never does.
  *
  * How Orama calls it (3.1.18, components/index.js): documents are tokenised with the property name
  * (`tokenize(value, language, prop, false)` on insert, `(value, language, prop)` on remove) and
@@ -22,7 +23,7 @@
  * every occurrence in its document-frequency table too (its IDF becomes collection-frequency based).
  */
 import type { Tokenizer } from '@orama/orama';
-import { tokenize } from './tokenize.ts';
+import { tokenize } from '../../widget/core/tokenizer/tokenize.ts';
 
 /** The `language` our tokenizer reports to Orama. */
 export const ORAMA_TOKENIZER_LANGUAGE = 'harel-he-en';

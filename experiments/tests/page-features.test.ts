@@ -1,13 +1,13 @@
 /**
- * The page reranker's E5 features (builder/eval/fit/page-features.ts): a page's cosine reads every
+ * The page reranker's E5 features (experiments/page-features.ts): a page's cosine reads every
  * chunk of the page, not only those the pool holds; each side's page rank is the rank of the page's
  * best chunk; without vectors the E5 features are zero and the lexical ones unchanged.
  */
 import { describe, expect, it } from 'vitest';
-import { candidateFeatures, chunksByPage, PAGE_FEATURES, pageRanks, type RerankContext } from '../../../builder/eval/fit/page-features.ts';
-import type { PageCandidate } from '../../../widget/core/retrieval/page-groups.ts';
-import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
-import { contentWords } from '../../../widget/loop/terms.ts';
+import { candidateFeatures, chunksByPage, PAGE_FEATURES, pageRanks, type RerankContext } from '../page-features.ts';
+import type { PageCandidate } from '../../widget/core/retrieval/page-groups.ts';
+import type { Chunk, IndexedDocument } from '../../widget/core/schema.ts';
+import { contentWords } from '../../widget/text/terms.ts';
 
 const chunk = (doc: number, page: number, text: string, n: number): Chunk => ({ id: `c${n}`, doc, page, sectionPath: [], clause: null, parentId: `p${doc}:${page}`, text, tokens: 10 });
 const chunks: Chunk[] = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { crossFitReaderRefusal, readerRefusalRows } from '../../../builder/eval/fit/reader-refusal.ts';
-import type { ReaderEvalRecord } from '../../../builder/eval/reader-eval.ts';
-import { readerRecord } from './reader-record.ts';
+import { crossFitReaderRefusal, readerRefusalRows } from '../reader-refusal.ts';
+import type { ReaderEvalRecord } from '../../builder/eval/reader-eval.ts';
+import { readerRecord } from '../../tests/unit/eval/reader-record.ts';
 
 // A span read with some doubt, unless `over` says otherwise.
 const record = (over: Partial<ReaderEvalRecord>) => readerRecord({ span: 'x', answerableProbability: 0.7, correctProbability: 0.5, ...over });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answersType, coverageVerdict, factLabels, findFact, findFacts } from '../../../widget/loop/facts.ts';
+import { answersType, coverageVerdict, factLabels, findFact, findFacts } from '../../../widget/text/facts.ts';
 
 /** The facts' texts, each checked to be a verbatim substring of the sentence. */
 function texts(sentence: string, type: Parameters<typeof findFacts>[1]): string[] {

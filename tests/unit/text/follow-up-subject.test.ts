@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { withoutContinuation } from '../../../widget/loop/follow-up-cues.ts';
-import { reaskAbout } from '../../../widget/loop/follow-up-subject.ts';
+import { withoutContinuation } from '../../../widget/text/follow-up-cues.ts';
+import { reaskAbout } from '../../../widget/text/follow-up-subject.ts';
 
 describe('withoutContinuation: what a follow-up adds, its opener dropped', () => {
   it.each([

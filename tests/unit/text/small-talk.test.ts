@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { smallTalkKind } from '../../../widget/loop/small-talk.ts';
+import { smallTalkKind } from '../../../widget/text/small-talk.ts';
 
 describe('small talk is recognised by its form, in Hebrew and English', () => {
   it('greetings and thanks with nothing else in them', () => {

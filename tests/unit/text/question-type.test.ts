@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildAnswerPrompt, questionHint } from '../../../widget/engines/webllm/prompt.ts';
-import { detectQuestionType, type QuestionType } from '../../../widget/loop/question-type.ts';
+import { detectQuestionType, type QuestionType } from '../../../widget/text/question-type.ts';
+import { readStandalone, readText } from '../../../widget/text/question-reading.ts';
 
 const cases: [string, QuestionType][] = [
   // Hebrew, short.
@@ -73,10 +74,10 @@ describe('detectQuestionType', () => {
 
 describe('the LLM prompt hint', () => {
   it('tells the model what the question asks for, in one line, and nothing for other questions', () => {
-    expect(questionHint('מה ההשתתפות העצמית בביטוח הרכב?')).toMatch(/asks for an amount: lead with it/);
-    expect(questionHint('Is lost baggage covered?')).toMatch(/whether something is covered/);
-    expect(questionHint('מי אחראי לתחזוקת המעלית בבניין?')).toBeNull();
-    const prompt = buildAnswerPrompt({ question: 'כמה זמן יש לי להגיש תביעה?', lang: 'he', passages: [], history: [] }, { contextWindow: 4096 });
+    expect(questionHint(readText('מה ההשתתפות העצמית בביטוח הרכב?').type)).toMatch(/asks for an amount: lead with it/);
+    expect(questionHint(readText('Is lost baggage covered?').type)).toMatch(/whether something is covered/);
+    expect(questionHint(readText('מי אחראי לתחזוקת המעלית בבניין?').type)).toBeNull();
+    const prompt = buildAnswerPrompt({ question: 'כמה זמן יש לי להגיש תביעה?', reading: readStandalone('כמה זמן יש לי להגיש תביעה?'), lang: 'he', passages: [], history: [] }, { contextWindow: 4096 });
     const user = prompt.messages.at(-1)!.content;
     expect(user).toContain('The customer asks for a period or a deadline');
     expect(user.indexOf('The customer asks')).toBeLessThan(user.indexOf('<sources>'));

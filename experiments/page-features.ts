@@ -10,13 +10,13 @@
  * alone (2026-11-24) and with E5's page similarity and each side's page rank added (2026-11-26),
  * so search does not use it; it stays here, measured, as the place to try the next evidence.
  */
-import type { Chunk, IndexedDocument } from '../../../widget/core/schema.ts';
-import { analyze } from '../../../widget/core/tokenizer/index.ts';
-import { documentYear } from '../../../widget/core/retrieval/collapse.ts';
-import type { PageCandidate } from '../../../widget/core/retrieval/page-groups.ts';
-import type { RouteResult } from '../../../widget/core/retrieval/route.ts';
-import { routeEvidence } from '../../../widget/loop/evidence.ts';
-import { coverage, type Word } from '../../../widget/loop/terms.ts';
+import type { Chunk, IndexedDocument } from '../widget/core/schema.ts';
+import { analyze } from '../widget/core/tokenizer/index.ts';
+import { documentYear } from '../widget/core/retrieval/collapse.ts';
+import type { PageCandidate } from '../widget/core/retrieval/page-groups.ts';
+import type { RouteResult } from '../widget/core/retrieval/route.ts';
+import { routeEvidence } from '../widget/loop/evidence.ts';
+import { coverage, type Word } from '../widget/text/terms.ts';
 
 /** Pages the model reorders; those after keep their first-stage order. */
 export const RERANK_PAGES = 40;
@@ -57,7 +57,7 @@ export interface PageRerankModel {
 export interface RerankContext {
   chunks: readonly Chunk[];
   documents: readonly IndexedDocument[];
-  /** The question's content words (widget/loop/terms.ts contentWords). */
+  /** The question's content words (widget/text/terms.ts contentWords). */
   words: readonly Word[];
   /** IDF of each word over the whole index. */
   idf: readonly number[];

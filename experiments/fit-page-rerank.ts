@@ -1,5 +1,5 @@
 /**
- * Fits a page reranker (features in fit/page-features.ts) on development data, with
+ * Fits a page reranker (features in page-features.ts) on development data, with
  * cross-validation, and reports what it would change, for both first stages a device may run:
  * BM25 alone (no model: lexical features only) and hybrid (E5's similarity and each side's page
  * rank added). Data (read from ../shared/data, never copied): dev-v2 and dev-v3 over the Harel
@@ -29,24 +29,24 @@ import {
   type PageRerankModel,
   type RerankContext,
   type SemanticEvidence,
-} from './fit/page-features.ts';
-import { queryVectors } from './fit/query-vectors.ts';
-import { dequantizeDot } from '../../widget/core/format/int8.ts';
-import { Retriever } from '../../widget/core/retrieval/retriever.ts';
-import { wordIdf } from '../../widget/loop/evidence.ts';
-import { contentWords } from '../../widget/loop/terms.ts';
-import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
-import { readIndexFolder } from '../read-index-folder.ts';
-import { assignFolds } from './fit/folds.ts';
-import { fitLogistic } from './fit/logistic.ts';
-import { lenientPageRank, pageRank, type RankedPage, type TwinLookup } from './metrics.ts';
-import { loadQuestions, type EvalQuestion, type SourceRef } from './questions.ts';
-import { aliasMap, twinLookup } from './run-eval.ts';
+} from './page-features.ts';
+import { queryVectors } from '../builder/eval/fit/query-vectors.ts';
+import { dequantizeDot } from '../widget/core/format/int8.ts';
+import { Retriever } from '../widget/core/retrieval/retriever.ts';
+import { wordIdf } from '../widget/loop/evidence.ts';
+import { contentWords } from '../widget/text/terms.ts';
+import type { LoadedIndex } from '../widget/core/format/read-index.ts';
+import { readIndexFolder } from '../builder/read-index-folder.ts';
+import { assignFolds } from '../builder/eval/fit/folds.ts';
+import { fitLogistic } from '../builder/eval/fit/logistic.ts';
+import { lenientPageRank, pageRank, type RankedPage, type TwinLookup } from '../builder/eval/metrics.ts';
+import { loadQuestions, type EvalQuestion, type SourceRef } from '../builder/eval/questions.ts';
+import { aliasMap, twinLookup } from '../builder/eval/run-eval.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DATA = join(ROOT, '../shared/data');
 
-const USAGE = `Usage: npx tsx builder/eval/fit-page-rerank.ts [options]
+const USAGE = `Usage: npx tsx experiments/fit-page-rerank.ts [options]
   --harel <dir>        the Harel index, with vectors for the hybrid rows (default .tmp/harel-e5)
   --heq <dir>          HeQ validation's index (default .tmp/heq-e5)
   --model-dir <dir>    the E5 that embeds the questions (default models)

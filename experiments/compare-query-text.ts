@@ -5,17 +5,17 @@
  * so every figure is one choice measured on the whole set; the search's own text is unchanged.
  * Result (2026-11-26): not kept (docs/benchmarks.md, "Hybrid search, fitted").
  *
- *   npx tsx builder/eval/compare-query-text.ts .tmp/harel-e5-q4f32 ../shared/data/harel/questions/dev-v2.json
- *   npx tsx builder/eval/compare-query-text.ts .tmp/heq-e5-q4f32 ../shared/data/heq/heq_v1.1_val.json --no-route
+ *   npx tsx experiments/compare-query-text.ts .tmp/harel-e5-q4f32 ../shared/data/harel/questions/dev-v2.json
+ *   npx tsx experiments/compare-query-text.ts .tmp/heq-e5-q4f32 ../shared/data/heq/heq_v1.1_val.json --no-route
  */
 import { parseArgs } from 'node:util';
-import { rankedPages, Retriever } from '../../widget/core/retrieval/retriever.ts';
-import { readIndexFolder } from '../read-index-folder.ts';
-import { queryVectors } from './fit/query-vectors.ts';
-import { queryText, QUERY_TEXTS } from './fit/query-text.ts';
-import { lenientPageRank, pageRank } from './metrics.ts';
-import { loadQuestions } from './questions.ts';
-import { aliasMap, twinLookup } from './run-eval.ts';
+import { rankedPages, Retriever } from '../widget/core/retrieval/retriever.ts';
+import { readIndexFolder } from '../builder/read-index-folder.ts';
+import { queryVectors } from '../builder/eval/fit/query-vectors.ts';
+import { queryText, QUERY_TEXTS } from '../builder/eval/fit/query-text.ts';
+import { lenientPageRank, pageRank } from '../builder/eval/metrics.ts';
+import { loadQuestions } from '../builder/eval/questions.ts';
+import { aliasMap, twinLookup } from '../builder/eval/run-eval.ts';
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
@@ -23,7 +23,7 @@ const { positionals, values } = parseArgs({
 });
 const [indexDir, questionsFile] = positionals;
 if (!indexDir || !questionsFile) {
-  process.stderr.write('usage: npx tsx builder/eval/compare-query-text.ts <index with vectors> <questions.json> [--no-route] [--model-dir models] [--query-cache file]\n');
+  process.stderr.write('usage: npx tsx experiments/compare-query-text.ts <index with vectors> <questions.json> [--no-route] [--model-dir models] [--query-cache file]\n');
   process.exit(2);
 }
 

@@ -2,9 +2,9 @@
  * Whether the sentence an answer quotes first lies near the question, as evidence that the
  * documents answer it, on its own (AUC). Measured before building it, because it costs every
  * answer one more embedding; the loop now measures it as semQuote (evidence.ts) and the hybrid
- * correctness model reads it (fit-answerability.ts, quote-correct):
+ * correctness model reads it (builder/eval/fit-answerability.ts, quote-correct):
  *
- *   npx tsx builder/eval/measure-quote-similarity.ts [--harel .tmp/harel-e5-q4f32] [--heq .tmp/heq-e5-q4f32]
+ *   npx tsx experiments/measure-quote-similarity.ts [--harel .tmp/harel-e5-q4f32] [--heq .tmp/heq-e5-q4f32]
  *       [--demo demo/.generated/demo-index] [--model-dir models] [--vectors-cache .tmp/fit-fusion-queries.json]
  *
  * Every question of dev-v2, dev-v3, the demo and HeQ validation (read from ../shared/data, never
@@ -17,18 +17,18 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseScriptArgs } from '../../tools/script-args.ts';
-import { ExtractiveEngine } from '../../widget/engines/extractive.ts';
-import { runAnswerLoop } from '../../widget/loop/machine.ts';
-import { LocalSearchService } from '../../widget/search/local-search-service.ts';
-import { readIndexFolder } from '../read-index-folder.ts';
-import { COLLECTING_MODEL } from './fit/collect.ts';
-import { cachedQueryEmbedder } from './fit/query-vectors.ts';
-import { loadQuestions } from './questions.ts';
+import { parseScriptArgs } from '../tools/script-args.ts';
+import { ExtractiveEngine } from '../widget/engines/extractive.ts';
+import { runAnswerLoop } from '../widget/loop/machine.ts';
+import { LocalSearchService } from '../widget/search/local-search-service.ts';
+import { readIndexFolder } from '../builder/read-index-folder.ts';
+import { COLLECTING_MODEL } from '../builder/eval/fit/collect.ts';
+import { cachedQueryEmbedder } from '../builder/eval/fit/query-vectors.ts';
+import { loadQuestions } from '../builder/eval/questions.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DATA = join(ROOT, '../shared/data');
-const USAGE = `usage: npx tsx builder/eval/measure-quote-similarity.ts [--harel <dir>] [--heq <dir>] [--demo <dir>] [--model-dir models] [--vectors-cache <file>]
+const USAGE = `usage: npx tsx experiments/measure-quote-similarity.ts [--harel <dir>] [--heq <dir>] [--demo <dir>] [--model-dir models] [--vectors-cache <file>]
   The first quoted sentence's cosine to the question, against answerable/unanswerable, per set (AUC).`;
 
 const { values } = parseScriptArgs(USAGE, {

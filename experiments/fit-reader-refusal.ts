@@ -2,11 +2,11 @@
  * Whether refusing on the reader's word, fitted, earns its place (issue 34: the reader's verdict and
  * no-answer probability as answerability inputs, refit with cross-validation):
  *
- *   npx tsx builder/eval/fit-reader-refusal.ts [--run r16-all7-all-bal] [--max-false 0.08]
+ *   npx tsx experiments/fit-reader-refusal.ts [--run r16-all7-all-bal] [--max-false 0.08]
  *
  * Reads the loop records folds.sh writes with LOOP=1 (training/reader/runs/<run>-f<k>/loop-dev-v2.json,
  * loop-heq.json: each fold read by the adapter that held it out) and prints, per set, the refusals
- * of the loop alone, of reader-refuses' rule and of the cross-fitted model (fit/reader-refusal.ts),
+ * of the loop alone, of reader-refuses' rule and of the cross-fitted model (reader-refusal.ts),
  * every figure held out twice over: the reader never trained on the question, the model and its
  * threshold never saw its fold.
  */
@@ -14,10 +14,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import type { ReaderEvalRecord } from './reader-eval.ts';
-import { crossFitReaderRefusal, readerRefusalRows, type ReaderRefusalRow, type RefusalCounts } from './fit/reader-refusal.ts';
+import type { ReaderEvalRecord } from '../builder/eval/reader-eval.ts';
+import { crossFitReaderRefusal, readerRefusalRows, type ReaderRefusalRow, type RefusalCounts } from './reader-refusal.ts';
 
-const RUNS = fileURLToPath(new URL('../../training/reader/runs/', import.meta.url));
+const RUNS = fileURLToPath(new URL('../training/reader/runs/', import.meta.url));
 const FILES = [
   ['dev-v2', 'loop-dev-v2.json'],
   ['HeQ', 'loop-heq.json'],

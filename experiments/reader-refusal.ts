@@ -6,9 +6,9 @@
  * writes the records). Beside it, the two rules it must beat: the loop alone, and `reader-refuses`
  * (every window said "not here" and the answer is below "high").
  */
-import type { ReaderEvalRecord } from '../reader-eval.ts';
-import { fitLogistic, predictLogistic } from './logistic.ts';
-import { refusalThreshold } from './thresholds.ts';
+import type { ReaderEvalRecord } from '../builder/eval/reader-eval.ts';
+import { fitLogistic, predictLogistic } from '../builder/eval/fit/logistic.ts';
+import { refusalThreshold } from '../builder/eval/fit/thresholds.ts';
 
 export interface ReaderRefusalRow {
   id: string;

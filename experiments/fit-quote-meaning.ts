@@ -3,14 +3,14 @@
  * candidate sentences pick a better first quote where the extractive answerer's lexical scores
  * (near-)tie? Measured, not shipped: docs/how-it-answers.md ("Quotes by meaning") says why.
  *
- *   npx tsx builder/eval/fit-quote-meaning.ts [--harel .tmp/harel-e5-q4f32] [--heq .tmp/heq-e5-q4f32]
+ *   npx tsx experiments/fit-quote-meaning.ts [--harel .tmp/harel-e5-q4f32] [--heq .tmp/heq-e5-q4f32]
  *       [--demo demo/.generated/demo-index] [--model-dir models] [--vectors-cache .tmp/fit-fusion-queries.json]
  *       [--rows .tmp/quote-meaning-rows.json] [--reuse] [--folds 5] [--seed 12] [--max-embedded 0.5]
- *       [--out builder/eval/fit/quote-meaning-result.json]
+ *       [--out experiments/quote-meaning-result.json]
  *
  * Every answerable question of dev-v2, dev-v3 (Harel index), HeQ validation (its own index) and
  * the demo (its own index, when `npm run build` has written it with the real E5) runs through the
- * real loop, searched hybrid as a device with the query model does (fit/collect.ts's collecting
+ * real loop, searched hybrid as a device with the query model does (builder/eval/fit/collect.ts's collecting
  * model: nothing refused on evidence, so every question gets quotes). The engine's request is
  * kept, and the extractive answerer's own scoring (scoreSentences) with `nearTies` gives the
  * candidates within TOLERANCES' widest of the best score, at most CAPS' largest, near-copies left
@@ -32,21 +32,21 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type { Answer } from '../../widget/answer/types.ts';
-import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
-import type { AnswerEngine, GenerateRequest } from '../../widget/engines/engine.ts';
-import { answerType, DUPLICATE_SIMILARITY, ExtractiveEngine, jaccard, scoreSentences, type ScoredSentence } from '../../widget/engines/extractive.ts';
-import { runAnswerLoop } from '../../widget/loop/machine.ts';
-import { LocalSearchService } from '../../widget/search/local-search-service.ts';
-import { readIndexFolder } from '../read-index-folder.ts';
-import { citesGoldLenient } from './browser/answer-metrics.ts';
-import { COLLECTING_MODEL } from './fit/collect.ts';
-import { assignFolds } from './fit/folds.ts';
-import { cachedQueryEmbedder } from './fit/query-vectors.ts';
-import { loadQuestions, type EvalQuestion } from './questions.ts';
-import { aliasMap, twinLookup } from './run-eval.ts';
+import type { Answer } from '../widget/answer/types.ts';
+import type { LoadedIndex } from '../widget/core/format/read-index.ts';
+import type { AnswerEngine, GenerateRequest } from '../widget/engines/engine.ts';
+import { DUPLICATE_SIMILARITY, ExtractiveEngine, jaccard, scoreSentences, type ScoredSentence } from '../widget/engines/extractive.ts';
+import { runAnswerLoop } from '../widget/loop/machine.ts';
+import { LocalSearchService } from '../widget/search/local-search-service.ts';
+import { readIndexFolder } from '../builder/read-index-folder.ts';
+import { citesGoldLenient } from '../builder/eval/browser/answer-metrics.ts';
+import { COLLECTING_MODEL } from '../builder/eval/fit/collect.ts';
+import { assignFolds } from '../builder/eval/fit/folds.ts';
+import { cachedQueryEmbedder } from '../builder/eval/fit/query-vectors.ts';
+import { loadQuestions, type EvalQuestion } from '../builder/eval/questions.ts';
+import { aliasMap, twinLookup } from '../builder/eval/run-eval.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const DATA = join(ROOT, '../shared/data');
 
 /** Near-tie tolerances swept: a candidate within this fraction of the best score is tied with it. */
@@ -143,8 +143,7 @@ async function collect(
       const request = requests.at(-1);
       const tied: Tied[] = [];
       if (request) {
-        const query = request.searchQuery ?? request.question;
-        const candidates = scoreSentences(query, request.passages, {}, answerType(request.question, query));
+        const candidates = scoreSentences(request.reading, request.passages, {});
         const ties = nearTies(candidates, WIDEST, MOST);
         const byN = new Map(request.passages.map((p) => [p.n, p]));
         const onGoldPage = (n: number) => {
@@ -152,7 +151,7 @@ async function collect(
           const citation = { n, chunkId: p.chunkId, file: p.file, page: p.page, url: null, title: p.title, sectionPath: [], clause: null, quote: '', alsoIn: [] };
           return citesGoldLenient({ citations: [citation] } satisfies Pick<Answer, 'citations'>, q.facts, aliases, twins);
         };
-        const question = ties.length > 1 ? await embedQuery(queryPrefix + query) : null;
+        const question = ties.length > 1 ? await embedQuery(queryPrefix + request.reading.searched.text) : null;
         for (const t of ties) {
           const cos = question ? dot(question, await embedQuery(passagePrefix + t.sentence)) : 0;
           const goodPage = onGoldPage(t.n);
@@ -253,14 +252,14 @@ async function main(): Promise<void> {
       reuse: { type: 'boolean', default: false },
       folds: { type: 'string', default: '5' },
       seed: { type: 'string', default: '12' },
-      out: { type: 'string', default: 'builder/eval/fit/quote-meaning-result.json' },
+      out: { type: 'string', default: 'experiments/quote-meaning-result.json' },
       'max-embedded': { type: 'string', default: String(MAX_EMBEDDED) },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) {
     console.log(
-      'usage: npx tsx builder/eval/fit-quote-meaning.ts [--harel dir] [--heq dir] [--model-dir models] [--vectors-cache file] [--rows file] [--reuse] [--folds 5] [--seed 12] [--max-embedded 0.5] [--out file]',
+      'usage: npx tsx experiments/fit-quote-meaning.ts [--harel dir] [--heq dir] [--model-dir models] [--vectors-cache file] [--rows file] [--reuse] [--folds 5] [--seed 12] [--max-embedded 0.5] [--out file]',
     );
     return;
   }

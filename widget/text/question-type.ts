@@ -28,6 +28,23 @@ import { prefixStrippings } from '../core/tokenizer/index.ts';
 
 export type QuestionType = 'amount' | 'duration' | 'age' | 'percentage' | 'count' | 'coverage' | 'procedure' | 'documents' | 'definition' | 'other';
 
+/**
+ * One line on what each kind of question asks for, so a small model leads with it (none for
+ * 'other'): the web-llm and GGUF engines' prompt (engines/webllm/prompt.ts) adds it to its rules.
+ * Beside the kinds, so a new kind cannot go without one.
+ */
+export const QUESTION_TYPE_HINTS: Record<Exclude<QuestionType, 'other'>, string> = {
+  amount: 'The customer asks for an amount: lead with it if a source states it.',
+  duration: 'The customer asks for a period or a deadline: lead with it if a source states it.',
+  age: 'The customer asks about an age limit: lead with it if a source states it.',
+  percentage: 'The customer asks for a percentage: lead with it if a source states it.',
+  count: 'The customer asks how many: lead with the number if a source states it.',
+  coverage: 'The customer asks whether something is covered: open with yes, no or "covered with conditions" only if a source says so explicitly.',
+  procedure: 'The customer asks how to do something: give the steps the sources describe.',
+  documents: 'The customer asks which documents are needed: list the ones the sources name.',
+  definition: 'The customer asks what a term means: give the definition the sources state.',
+};
+
 /** Precedence of a cue (lower wins); see the header. */
 const QUANTITY = 1;
 const DOCUMENTS = 2;
@@ -261,9 +278,4 @@ export function detectQuestionType(question: string): QuestionType {
   const spans = askingSpans(text);
   const asking = hits.filter((h) => spans.some(([s, e]) => h.index >= s && h.index < e));
   return (best(asking) ?? best(hits))?.type ?? 'other';
-}
-
-/** The text that says what a question asks: a follow-up too short to say ("ומה לגבי רכב?") is read with the words it was searched with. */
-export function askingText(question: string, query: string): string {
-  return detectQuestionType(question) === 'other' && query !== question ? query : question;
 }
