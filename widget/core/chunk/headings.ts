@@ -3,56 +3,8 @@
  * headings less reliably than the PDF parser, so the chunker looks at the lines itself.
  */
 import { parseClauseLine, clauseDepth, type ClauseLine } from './clause.ts';
+import { CHAPTER_NAME, SECTION_NAMES } from './section-names.ts';
 
-// Top-level parts of a policy, Hebrew and English, numbered or lettered ("פרק ב'", "PART 2 -").
-const CHAPTER = /^(?:פרק|חלק|נספח|שער|chapter|part|section|appendix|schedule)\s+[\w\u05D0-\u05EA'"׳״.-]{1,8}(?:\s*[-–:.]\s*.*)?$/iu;
-const SECTION_NAMES = [
-  'definitions',
-  'exclusions',
-  'general exclusions',
-  'cover',
-  'coverage',
-  'what is covered',
-  'what is not covered',
-  'claims',
-  'making a claim',
-  'general conditions',
-  'special conditions',
-  'conditions',
-  'preamble',
-  'introduction',
-  'table of contents',
-  'contents',
-  'policy schedule',
-  'the schedule',
-  'important information',
-  'extensions',
-  'הגדרות',
-  'חריגים',
-  'חריגים כלליים',
-  'סייגים',
-  'סייגים כלליים',
-  'כיסויים',
-  'כיסוי',
-  'הכיסוי',
-  'הכיסויים',
-  'תנאים כלליים',
-  'תנאים מיוחדים',
-  'תביעות',
-  'הגשת תביעה',
-  'מבוא',
-  'הקדמה',
-  'תוכן עניינים',
-  'דף פרטי הביטוח',
-  'הרחבות',
-  'תנאים',
-  'מקרה הביטוח',
-  'תקופת הביטוח',
-  'סכום הביטוח',
-  'השתתפות עצמית',
-  'דמי הביטוח',
-];
-const NAMES = new Set(SECTION_NAMES);
 // Longer titles that open with a section name ("הגדרות כלליות לכל חלקי הפוליסה", "Exclusions to Chapter A").
 const NAME_STEMS = /^(?:הגדרות|חריגים|סייגים|כיסויים|תנאים כלליים|תנאים מיוחדים|definitions|exclusions|general conditions|general exclusions|special conditions)(?:\s|$)/iu;
 
@@ -103,9 +55,9 @@ export function isTitleLike(text: string): boolean {
 export function namedLevel(text: string): number | null {
   const t = cleanTitle(text);
   if (t.length > 90) return null;
-  if (CHAPTER.test(t)) return 1;
+  if (CHAPTER_NAME.test(t)) return 1;
   const b = bare(text);
-  if (NAMES.has(b)) return 2;
+  if (SECTION_NAMES.has(b)) return 2;
   if (NAME_STEMS.test(b) && b.split(/\s+/).length <= 8) return 2;
   return null;
 }

@@ -1,11 +1,13 @@
 /**
  * The names policy documents give their parts ("פרק ב", "הגדרות", "PART 2", "Table of contents"):
- * generic section names, never a document's title. Shared by the builder's text parser and the
- * title a customer's own document is searched under (widget/core/device).
+ * generic section names, never a document's title. The one list: the builder's text parser, the
+ * chunker's heading detection (headings.ts) and the title a customer's own document is searched
+ * under (widget/core/device) all read it.
  */
-// Names policy documents use for their top-level parts, Hebrew and English, optionally numbered.
-const CHAPTER = /^(פרק|חלק|נספח|chapter|part|section|appendix|schedule)\s+[\w\u05D0-\u05EA'"׳״.-]{1,6}(\s*[-–:]\s*.*)?$/i;
-const SECTION_NAMES = new Set([
+/** Top-level parts of a policy, Hebrew and English, numbered or lettered ("פרק ב'", "שער 3", "PART 2 -"). */
+export const CHAPTER_NAME = /^(?:פרק|חלק|נספח|שער|chapter|part|section|appendix|schedule)\s+[\w\u05D0-\u05EA'"׳״.-]{1,8}(?:\s*[-–:.]\s*.*)?$/iu;
+/** Section names, lower-cased, as a line reads once its numbering and trailing colon are gone. */
+export const SECTION_NAMES: ReadonlySet<string> = new Set([
   'definitions',
   'exclusions',
   'general exclusions',
@@ -25,6 +27,7 @@ const SECTION_NAMES = new Set([
   'policy schedule',
   'the schedule',
   'important information',
+  'extensions',
   'הגדרות',
   'חריגים',
   'חריגים כלליים',
@@ -42,6 +45,13 @@ const SECTION_NAMES = new Set([
   'הקדמה',
   'תוכן עניינים',
   'דף פרטי הביטוח',
+  'הרחבות',
+  'תנאים',
+  'מקרה הביטוח',
+  'תקופת הביטוח',
+  'סכום הביטוח',
+  'השתתפות עצמית',
+  'דמי הביטוח',
 ]);
 export const CLAUSE_PREFIX = /^(?:\(?\d{1,3}(?:\.\d{1,3})*[.)]?|\(?[\u05D0-\u05EA][.)]|\([a-z]{1,4}\)|[a-z][.)]|סעיף\s+\d+(?:\.\d+)*[.:]?)\s+/i;
 
@@ -56,7 +66,7 @@ export function stripNumbering(line: string): string {
 /** Level 1 for chapter-like lines ("פרק ב", "PART 2"), else null when the line is not a known name. */
 export function knownSectionLevel(line: string): number | null {
   const bare = stripNumbering(line);
-  if (CHAPTER.test(bare)) return 1;
+  if (CHAPTER_NAME.test(bare)) return 1;
   if (SECTION_NAMES.has(bare.toLowerCase())) return 2;
   return null;
 }
