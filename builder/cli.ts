@@ -1,7 +1,7 @@
 /**
  * harel-builder: argument parsing and dispatch only; each command lives in builder/commands/.
  */
-import { isHarelError } from '../widget/core/errors.ts';
+import { isHarelError } from './errors.ts';
 import { BUILDER_VERSION } from './version.ts';
 
 const HEADER = `harel-builder ${BUILDER_VERSION} — build and query harel-chat indexes\n`;

@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
-import { createError, isHarelError } from '../../widget/core/errors.ts';
+import { createError, isHarelError } from '../errors.ts';
 import { startStaticServer } from '../../tools/static-server.ts';
 import { CHROMIUM_ARGS, findChromium } from '../browser/chromium.ts';
 import { loadQuestions } from '../eval/questions.ts';

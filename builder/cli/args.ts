@@ -1,5 +1,5 @@
 /** Typed readers for option values; a wrong value is a BAD_ARGUMENT naming the option. */
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import type { SearchMode } from '../../widget/core/retrieval/retriever.ts';
 
 /** A number in [min, max], or undefined when the option was not given. */

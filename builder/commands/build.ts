@@ -3,7 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkQueryModelPairing, type QueryModelConfig } from '../../widget/core/embedding/query-model.ts';
-import { createError, isHarelError } from '../../widget/core/errors.ts';
+import { createError, isHarelError } from '../errors.ts';
 import { FILE_TIMEOUT_MS } from '../ingest/index.ts';
 import { buildIndex, type BuildSummary } from '../pipeline/build-index.ts';
 import { numberOption, optionalNumber, positiveInt } from '../cli/args.ts';

@@ -1,7 +1,7 @@
 /** `harel-builder crawl <start-url…> --out <dir>`: argument parsing and the summary; the work is in ../crawl/. */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import { numberOption, positiveInt } from '../cli/args.ts';
 import { runCancellable } from '../cli/cancellable.ts';
 import { createProgressReporter } from '../cli/progress.ts';

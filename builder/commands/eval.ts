@@ -5,7 +5,7 @@
  */
 import { access, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import { Retriever, type SearchMode } from '../../widget/core/retrieval/retriever.ts';
 import { optionalNumber, positiveInt, searchMode } from '../cli/args.ts';
 import { createProgressReporter } from '../cli/progress.ts';

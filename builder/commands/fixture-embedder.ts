@@ -1,7 +1,7 @@
 /** `harel-builder fixture-embedder --out <dir>`: writes the tiny TEST embedder (not E5) for offline tests and the demo. */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import { writeTinyEmbedder } from '../../tests/fixtures/tiny-embedder/write-tiny-embedder.ts';
 import { FIXTURE_EMBEDDER } from '../embed/defaults.ts';
 

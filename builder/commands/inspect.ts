@@ -1,6 +1,6 @@
 /** `harel-builder inspect <index>`: counts, sizes, per-domain and per-language tables, samples. */
 import { parseArgs } from 'node:util';
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;

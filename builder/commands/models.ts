@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import { runCancellable } from '../cli/cancellable.ts';
 import { createProgressReporter } from '../cli/progress.ts';
 import { ONNX_FILE, type E5Precision } from '../models/e5-onnx.ts';

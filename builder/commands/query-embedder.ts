@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { checkQueryModelPairing, type QueryModelConfig, queryDtypeOf, queryModelOf } from '../../widget/core/embedding/query-model.ts';
 import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
 import type { SearchMode } from '../../widget/core/retrieval/retriever.ts';
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import type { Embedder } from '../embed/embedder.ts';
 
 export interface QueryEmbedderOptions {

@@ -1,6 +1,6 @@
 /** `harel-builder search <index> "<query>"`: the shared retrieval pipeline, from the terminal. */
 import { parseArgs } from 'node:util';
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import { Retriever, type SearchMode } from '../../widget/core/retrieval/retriever.ts';
 import { positiveInt, searchMode } from '../cli/args.ts';
 import { readIndexFolder } from '../read-index-folder.ts';

@@ -2,7 +2,7 @@
  * When to try a failed request again. Server errors (5xx), 429 and timeouts are usually
  * passing; 4xx and everything the crawler decided itself (a loop, a size cap) are not.
  */
-import type { ErrorCode } from '../../widget/core/errors.ts';
+import type { ErrorCode } from '../errors.ts';
 
 export interface BackoffPolicy {
   /** Attempts after the first. */

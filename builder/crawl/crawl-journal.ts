@@ -10,7 +10,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import type { JournalEvent, QueueItem, SavedRecord, UrlOutcome } from './crawl-record.ts';
 
 export const STATE_DIR = '.crawl';

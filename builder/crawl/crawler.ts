@@ -5,7 +5,7 @@
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createError, isHarelError } from '../../widget/core/errors.ts';
+import { createError, isHarelError } from '../errors.ts';
 import { CrawlJournal } from './crawl-journal.ts';
 import { writeCrawlManifest } from './crawl-manifest.ts';
 import { CRAWL_DEFAULTS, CRAWLER_USER_AGENT, type CrawlOptions } from './crawl-options.ts';

@@ -3,7 +3,7 @@
  * `/insurance/car/=car`. The builder routes questions by these domains, so the rules are what
  * turns a site's folder structure into the assistant's topics.
  */
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import { displayUrl } from './normalize-url.ts';
 
 export interface DomainRule {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { access, mkdir, rename, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { createError, isHarelError } from '../../widget/core/errors.ts';
+import { createError, isHarelError } from '../errors.ts';
 import { isRetryableStatus } from './backoff.ts';
 import type { QueueItem, SavedRecord, UrlOutcome } from './crawl-record.ts';
 import { DEFAULT_DOMAIN, domainFor, type DomainRule } from './domain-map.ts';

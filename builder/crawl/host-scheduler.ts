@@ -4,7 +4,7 @@
  * hammered blocks the crawler or falls over; a crawl that waits on one slow host while others are
  * idle is needlessly slow. Time comes from a Clock so tests can run it on virtual time.
  */
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 
 export interface Clock {
   now(): number;

@@ -3,7 +3,7 @@
  * itself, to check each hop against scope and robots.txt and to record the chain), a timeout
  * covering the whole body, and a size cap enforced while streaming.
  */
-import { createError, isHarelError } from '../../widget/core/errors.ts';
+import { createError, isHarelError } from '../errors.ts';
 import { readStreamBytes } from '../../widget/core/format/bytes.ts';
 
 export interface HttpRequest {

@@ -8,7 +8,7 @@
  * are refused: they cost the site bandwidth and add no text.
  */
 import type { Browser, BrowserContext, Route } from 'playwright-core';
-import { createError, isHarelError } from '../../widget/core/errors.ts';
+import { createError, isHarelError } from '../errors.ts';
 import { locateChromium } from '../browser/chromium.ts';
 import { PAGE_SNAPSHOT_SCRIPT, type PageSnapshot } from './page-snapshot.ts';
 

@@ -3,7 +3,7 @@
  * origin (its Crawl-delay slowing that host), the host scheduler's rate and concurrency limits,
  * and retries with backoff for failures that pass (5xx, 429, timeouts, dropped connections).
  */
-import { createError, isHarelError, type HarelError } from '../../widget/core/errors.ts';
+import { createError, isHarelError, type HarelError } from '../errors.ts';
 import { backoffDelay, isRetryableError, isRetryableStatus, type BackoffPolicy } from './backoff.ts';
 import { HostScheduler, systemClock, type Clock } from './host-scheduler.ts';
 import { httpGet, type HttpResponse } from './http-fetch.ts';

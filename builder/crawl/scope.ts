@@ -13,7 +13,7 @@
  * - Any other pattern may match anywhere: `*.pdf` or `print=1`.
  * - Hebrew may be written raw or percent-encoded; both match the encoded URL.
  */
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import { decodePercent, normalizeUrl } from './normalize-url.ts';
 
 export interface ScopeOptions {

@@ -3,7 +3,7 @@
  * none, with sitemap indexes followed. Pages only reachable through a search box or a script
  * are often listed here and nowhere else.
  */
-import { isHarelError } from '../../widget/core/errors.ts';
+import { isHarelError } from '../errors.ts';
 import type { PoliteFetcher } from './polite-fetcher.ts';
 import { normalizeUrl } from './normalize-url.ts';
 import { decodeSitemapBody, parseSitemap } from './sitemap.ts';

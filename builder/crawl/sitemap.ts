@@ -6,7 +6,7 @@
  * strictness we would then have to work around.
  */
 import { gunzipSync } from 'node:zlib';
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 
 export interface SitemapEntries {
   urls: { loc: string; lastmod?: string }[];

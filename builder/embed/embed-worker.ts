@@ -3,7 +3,7 @@
  * builder's own thread, on one onnxruntime thread, answering one group of passages at a time.
  */
 import { parentPort } from 'node:worker_threads';
-import { type ErrorCode, isHarelError } from '../../widget/core/errors.ts';
+import { type ErrorCode, isHarelError } from '../errors.ts';
 import { loadEmbedder, type Embedder, type LoadEmbedderOptions } from './embedder.ts';
 
 /** What a thread is given to load: the builder's options less what cannot cross a thread (signal, callbacks). */

@@ -18,7 +18,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { createError, HarelError, throwIfAborted } from '../../widget/core/errors.ts';
+import { createError, HarelError, throwIfAborted } from '../errors.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
 import { loadEmbedder, type Embedder, type LoadEmbedderOptions } from './embedder.ts';
 import type { EmbedWorkerLoadOptions, EmbedWorkerReply, EmbedWorkerRequest } from './embed-worker.ts';

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
-import { createError, throwIfAborted } from '../../widget/core/errors.ts';
+import { createError, throwIfAborted } from '../errors.ts';
 import { createPipelineEncoder } from './pipeline-parts.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
 import { DEFAULT_EMBEDDER, type EmbedderDtype } from './defaults.ts';

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { expandQ4Weights } from '../../widget/core/embedding/q4-weights.ts';
 import { createWindowedEncoder } from '../../widget/core/embedding/windowed-encoder.ts';
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import { configureOnnxRuntime, createOnnxEncoder } from '../../widget/embed/onnx-encoder.ts';
 import { QUERY_MODEL_FILE, q4wFileOf, type QueryDtype } from '../../widget/embed/query-embedder.ts';
 import { createQueryTokenizer } from '../../widget/embed/query-tokenizer.ts';

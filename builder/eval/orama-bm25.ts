@@ -10,7 +10,7 @@
  */
 import { create, insertMultiple, load, save, search, type Orama, type RawData, type Tokenizer } from '@orama/orama';
 import { index as oramaIndex } from '@orama/orama/components';
-import { throwIfAborted } from '../../widget/core/errors.ts';
+import { throwIfAborted } from '../errors.ts';
 import type { RetrievalDefaults } from '../../widget/core/format/manifest.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
 import { createOramaTokenizer } from './orama-tokenizer.ts';

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import { isSquad, squadParagraphFile, type SquadFile } from './squad.ts';
 
 export interface SourceRef {

@@ -5,7 +5,7 @@
  */
 import type { RouteResult } from '../../widget/core/retrieval/route.ts';
 import { rankedPages, type SearchMode } from '../../widget/core/retrieval/retriever.ts';
-import { throwIfAborted } from '../../widget/core/errors.ts';
+import { throwIfAborted } from '../errors.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../../widget/core/schema.ts';
 import { aggregate, groupMetrics, lenientFileRank, lenientPageRank, metricsBy, pageRank, scoreQuestion, type GroupMetrics, type LevelMetrics, type RankedPage, type TwinLookup } from './metrics.ts';
 import type { EvalQuestion } from './questions.ts';

@@ -11,7 +11,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { createError, isHarelError, throwIfAborted, type ErrorCode } from '../../widget/core/errors.ts';
+import { createError, isHarelError, throwIfAborted, type ErrorCode } from '../errors.ts';
 import { pagesWithoutBidiControls, stripBidiControls } from '../../widget/core/bidi-controls.ts';
 import type { ParsedDocument, ParsedPage, WorkOptions } from '../../widget/core/schema.ts';
 import { detectLang } from '../../widget/core/tokenizer/index.ts';

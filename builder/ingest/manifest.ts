@@ -4,7 +4,7 @@
  * (`finalUrl`, `contentType`, `sha256`…, see builder/crawl/crawl-manifest.ts) of which only the URL
  * (`finalUrl` first: where the content was served after redirects), domain and title are read.
  */
-import { createError, type HarelError } from '../../widget/core/errors.ts';
+import { createError, type HarelError } from '../errors.ts';
 
 export const MANIFEST_NAME = 'manifest.json';
 

@@ -3,7 +3,7 @@
  * with the file's code; the caller records it and goes on.
  */
 import { createHash } from 'node:crypto';
-import { createError, isHarelError } from '../../widget/core/errors.ts';
+import { createError, isHarelError } from '../errors.ts';
 import type { DocumentKind, ParsedPage, WorkOptions } from '../../widget/core/schema.ts';
 import { parseWebFile } from '../parse/html.ts';
 import { parseMarkdownSteps } from '../parse/markdown.ts';

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { createError, throwIfAborted } from '../../widget/core/errors.ts';
+import { createError, throwIfAborted } from '../errors.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
 import type { FetchE5Result, FetchedFile } from './e5-pypi.ts';
 

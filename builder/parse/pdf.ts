@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { ParsedPage, WorkOptions } from '../../widget/core/schema.ts';
-import { throwIfAborted } from '../../widget/core/errors.ts';
+import { throwIfAborted } from '../errors.ts';
 import { openPdf, parsePdfWith, type PdfAssets, type PdfJs, type PdfParseResult } from '../../widget/core/pdf/parse-pdf.ts';
 
 export type { PdfParseResult };

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { createError, throwIfAborted } from '../../widget/core/errors.ts';
+import { createError, throwIfAborted } from '../errors.ts';
 import { packVectors } from '../../widget/core/format/int8.ts';
 import type { EmbedderInfo, IndexManifest, SiteInfo } from '../../widget/core/format/manifest.ts';
 import { compileBm25Async } from '../../widget/core/format/compile-bm25.ts';

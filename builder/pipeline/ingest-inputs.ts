@@ -5,7 +5,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import type { ParsedDocument } from '../../widget/core/schema.ts';
 import { isSquad, squadDocuments } from '../eval/squad.ts';
 import { type IngestOptions, ingest, type IngestWarning, type SkippedFile } from '../ingest/index.ts';

@@ -13,7 +13,7 @@
  * ```
  */
 import { readFile } from 'node:fs/promises';
-import { createError } from '../../widget/core/errors.ts';
+import { createError } from '../errors.ts';
 import type { LocalizedText, SiteContacts, SiteInfo } from '../../widget/core/format/manifest.ts';
 
 const MAX_TEXT = 200;

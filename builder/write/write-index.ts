@@ -9,7 +9,7 @@ import { mkdir, open, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback, gzipSync } from 'node:zlib';
-import { throwIfAborted } from '../../widget/core/errors.ts';
+import { throwIfAborted } from '../errors.ts';
 import { encodeJson } from '../../widget/core/format/bytes.ts';
 import { encodeBm25File, type Bm25Contents } from '../../widget/core/format/bm25-file.ts';
 import { encodeChunkStore } from '../../widget/core/format/chunk-store.ts';

@@ -8,7 +8,7 @@ import type { ChatTurn } from '../answer/types.ts';
 import { stripBidiControls } from '../core/bidi-controls.ts';
 import type { Lang } from '../core/schema.ts';
 import { scrollBehavior } from './follow-answers.ts';
-import { cardId, citationLabel, sourceHref } from './message-view.ts';
+import { cardId, citationLabel, sourceHref } from './citation-refs.ts';
 
 type Root = Element | ShadowRoot | DocumentFragment;
 

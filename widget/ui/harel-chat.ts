@@ -148,6 +148,8 @@ export class HarelChatElement extends LitElement {
   private draft = '';
   private announcement = '';
   private copiedTurn: number | null = null;
+  /** The conversation's rows arrived (conversation-view.ts imports them with the first row). */
+  private readonly rowsLoaded = (): void => this.requestUpdate();
   private readonly turnHandlers: TurnHandlers = {
     onCite: (t, n) => this.showCitation(t, n),
     onCopy: (t) => void this.copyAnswer(t),
@@ -452,6 +454,7 @@ export class HarelChatElement extends LitElement {
         handlers: this.turnHandlers,
         onStarter: (q) => this.submit(q),
         onScroll: this.follower.onScroll,
+        onRowsLoaded: this.rowsLoaded,
       })}
       ${this.follower.renderPill(s.newAnswer)}
       ${this.escalation.renderPanel(ui)}

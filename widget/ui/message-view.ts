@@ -12,19 +12,19 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import { quoteBlocks, type QuoteBlock } from '../answer/quote-tables.ts';
 import type { Answer, ChatTurn, Citation, StoredAnswer } from '../answer/types.ts';
-import { stripBidiControls } from '../core/bidi-controls.ts';
 import type { Lang } from '../core/schema.ts';
-import { resolveSourceUrl } from '../core/url-policy.ts';
 import { smallTalkKind } from '../text/small-talk.ts';
 import type { PendingQuestion } from '../session/pending-questions.ts';
 import type { TextLink } from './contact-links.ts';
 import { renderDevicePage } from './device-documents-view.ts';
+import { cardId, citationLabel, isDeviceCitation, shown, sourceHref } from './citation-refs.ts';
 import { deviceCitationLabel, type DevicePages, devicePageKey } from './device-documents.ts';
 import { answerLanguage, langDirection, textDirection, textLang } from './direction.ts';
 import { renderFeedbackButtons, renderFeedbackFollowUp, type FeedbackHandlers } from './feedback-view.ts';
 import { highlightSpans } from './highlight.ts';
 import type { LoadProgressView } from './load-progress.ts';
 import { renderRichText } from './rich-text.ts';
+import { renderProgressBar } from './status-view.ts';
 import { domainName, UI_STRINGS } from './strings.ts';
 
 export interface TurnHandlers extends FeedbackHandlers {
@@ -36,36 +36,6 @@ export interface TurnHandlers extends FeedbackHandlers {
 }
 
 const NO_PAGES: DevicePages = new Map();
-
-/** Whether a citation is of a document the customer added on this device (no URL: its page opens from local storage). */
-export const isDeviceCitation = (citation: Citation): boolean => citation.origin === 'device' && !!citation.deviceDocument;
-
-/** How a citation is named in one line (a marker's label, a copied answer): its title and page, or "Your document — name, page N". */
-export function citationLabel(citation: Citation, ui: Lang): string {
-  if (isDeviceCitation(citation)) return deviceCitationLabel(citation.file, citation.page, ui);
-  return `${shown(citation.title)}, ${UI_STRINGS[ui].page} ${citation.page}`;
-}
-
-/** The page's base URL, against which a relative source URL resolves like any link on the page. */
-function pageBase(): string | undefined {
-  return globalThis.document?.baseURI;
-}
-
-/**
- * Where a citation opens: the source URL as the URL policy lets it through (absolute http(s), a
- * relative one resolved against `base`), at the cited page for PDFs; null when there is no URL or
- * the policy drops it (the card then shows its title and page without a link).
- */
-export function sourceHref(citation: Pick<Citation, 'url' | 'file' | 'page'>, base: string | undefined = pageBase()): string | null {
-  const url = resolveSourceUrl(citation.url, base);
-  if (!url) return null;
-  const isPdf = /\.pdf(?:$|[?#])/i.test(url) || /\.pdf$/i.test(citation.file);
-  if (!isPdf) return url;
-  return `${url.replace(/#.*$/, '')}#page=${citation.page}`;
-}
-
-/** Text from the index, as shown: bidi embeddings, overrides and isolates removed. */
-const shown = (text: string | null | undefined): string => stripBidiControls(String(text ?? ''));
 
 /**
  * Whether a section heading repeats the document's title: equal up to case, spacing and dashes,
@@ -83,10 +53,6 @@ function sameText(heading: string, title: string): boolean {
   if (h === t) return true;
   const cut = h.replace(/(?:…|\.\.\.)$/, '').trim();
   return cut !== h && cut.length > 0 && t.startsWith(cut);
-}
-
-export function cardId(turnIndex: number, n: number): string {
-  return `cite-${turnIndex}-${n}`;
 }
 
 /** A quote from a document, in its own language and direction (the interface's for one without letters). */
@@ -288,13 +254,6 @@ export function renderReading(ui: Lang): TemplateResult {
 function answerBody(text: string, lang: Lang, cite: (n: number) => TemplateResult | string, links: readonly TextLink[] = []): TemplateResult {
   const dir = langDirection(lang);
   return html`<div class="body" dir=${dir} lang=${lang}>${renderRichText(text, cite, dir, links)}</div>`;
-}
-
-/** The index's progress as a labelled bar; `<progress>` with no value is the indeterminate one. */
-export function renderProgressBar(view: LoadProgressView): TemplateResult {
-  return view.max
-    ? html`<progress max=${view.max} .value=${view.value ?? 0} aria-label=${view.label} aria-valuetext=${view.amount ?? nothing}></progress>`
-    : html`<progress aria-label=${view.label}></progress>`;
 }
 
 /**

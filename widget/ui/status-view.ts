@@ -9,7 +9,6 @@ import type { Lang } from '../core/schema.ts';
 import type { IndexInfo } from '../search/search-service.ts';
 import type { ChatSession } from '../session/chat-session.ts';
 import { describeLoadProgress, type LoadProgressView } from './load-progress.ts';
-import { renderProgressBar } from './message-view.ts';
 import { UI_STRINGS } from './strings.ts';
 
 export function renderStatus(session: ChatSession | null, ui: Lang): TemplateResult {
@@ -39,4 +38,11 @@ function renderLoading(view: LoadProgressView): TemplateResult {
 function renderReady(info: IndexInfo, ui: Lang): TemplateResult | typeof nothing {
   if (!info.indexError && !info.storageWarning) return nothing;
   return html`${info.indexError ? html`<div class="stale" data-code=${info.indexError.code}>${UI_STRINGS[ui].staleIndex}</div>` : nothing}${info.storageWarning ? html`<div dir="auto">${info.storageWarning}</div>` : nothing}`;
+}
+
+/** The index's progress as a labelled bar; `<progress>` with no value is the indeterminate one. */
+export function renderProgressBar(view: LoadProgressView): TemplateResult {
+  return view.max
+    ? html`<progress max=${view.max} .value=${view.value ?? 0} aria-label=${view.label} aria-valuetext=${view.amount ?? nothing}></progress>`
+    : html`<progress aria-label=${view.label}></progress>`;
 }

@@ -9,26 +9,28 @@
  *
  * The embedder (onnxruntime-web and the tokenizer, most of this worker's code by weight) is
  * imported only when the index has vectors: a BM25-only index never fetches it, nor its wasm.
- * Keep every import of widget/embed/query-embedder.ts here type-only or dynamic;
+ * Which question model, and its cached files, is query-model-load.ts, imported the same way, once
+ * a manifest names an embedder. Keep every import of both here type-only or dynamic;
  * tests/e2e/widget-bundle.spec.ts and builder/bench/js-weight.ts check it.
  */
 import { createError } from '../core/errors.ts';
-import type { LoadedIndex } from '../core/format/read-index.ts';
 import type { IndexManifest } from '../core/format/manifest.ts';
 import type { QueryEmbedder } from '../embed/query-embedder.ts';
-import { fetchModelFile } from '../embed/model-files.ts';
-import { modelFileUrl, resolveModelLocation } from '../embed/model-location.ts';
-import { type CachedModelFiles, type QueryDtype, readCachedQueryModel } from '../embed/query-model-files.ts';
-import { checkQueryModelPairing, type QueryModelConfig, queryDtypeOf, queryModelOf } from '../core/embedding/query-model.ts';
+import type { CachedModelFiles } from '../embed/query-model-files.ts';
 import { corpusCentroid } from '../core/retrieval/corpus-centroid.ts';
 import { LocalSearchService } from '../search/local-search-service.ts';
 import { forwardedMethods } from '../search/search-service.ts';
 import { loadStoredIndex } from '../store/index-store.ts';
 import { openDeviceStore } from '../store/device-store.ts';
-import type { Progress } from '../core/schema.ts';
 import type { IndexLoadInfo, LoadEvent, SearchMethods, WorkerLoadOptions } from './search-protocol.ts';
 import { serializeError, serve, type WorkerScope } from './rpc.ts';
 import { forwardTo } from './rpc-forward.ts';
+
+/** query-model-load.ts, imported once a manifest names an embedder (never for a BM25-only index). */
+type QueryModelLoad = typeof import('./query-model-load.ts');
+const importQueryModelLoad = (): Promise<QueryModelLoad> => import('./query-model-load.ts');
+/** Whether an index of this manifest searches with vectors, so that its question model loads. */
+const hasVectors = (manifest: IndexManifest): boolean => Boolean(manifest.embedder && manifest.files.vectors);
 
 let service: LocalSearchService | null = null;
 let embedder: QueryEmbedder | null = null;
@@ -37,92 +39,26 @@ let loading: AbortController | null = null;
 /** How often the model's download progress is posted: enough for a counter, not a message per chunk. */
 const PROGRESS_INTERVAL_MS = 250;
 
-/** The question model's id: the query-model attribute, else the manifest's queryModel, else the embedder (attribute or the index's). */
-const queryModelFor = (info: NonNullable<IndexManifest['embedder']>, options: WorkerLoadOptions) => queryModelOf(info, options.queryModel, options.embedder ?? info.id);
-
-/** A question model's config.json (its passage model and its file), from the model base like its other files. */
-async function readQueryModelConfig(model: string, modelBase: string | null, signal: AbortSignal): Promise<QueryModelConfig> {
-  const url = modelFileUrl(resolveModelLocation(modelBase), model, 'config.json');
-  let bytes: Uint8Array;
-  try {
-    bytes = await fetchModelFile(url, { signal });
-  } catch (error) {
-    if (signal.aborted) throw createError('ABORTED');
-    throw createError('EMBEDDER_UNAVAILABLE', model, `its config.json could not be read: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  try {
-    return JSON.parse(new TextDecoder().decode(bytes)) as QueryModelConfig;
-  } catch {
-    throw createError('EMBEDDER_UNAVAILABLE', model, `${url} is not JSON`);
-  }
-}
-
-/** The embedder for the index's vectors, or why there is none (search then runs BM25-only). */
-async function loadEmbedder(index: LoadedIndex, options: WorkerLoadOptions, signal: AbortSignal, onProgress: (progress: Progress) => void, cached: CachedModelFiles | undefined) {
-  const info = index.manifest.embedder;
-  if (!info || !index.manifest.files.vectors) return { embedder: null, embedderError: null };
-  const model = queryModelFor(info, options);
-  try {
-    let dtype: QueryDtype = info.queryDtype ?? info.dtype ?? 'q8';
-    if (model !== (options.embedder ?? info.id)) {
-      // A question model of its own: its config.json says which passages it was trained against
-      // (another index's: refused, and search stays on words, saying why) and which file it has.
-      const config = await readQueryModelConfig(model, options.modelBase, signal);
-      checkQueryModelPairing(info.id, model, config);
-      dtype = queryDtypeOf<QueryDtype>(info, model, config);
-    }
-    const { createQueryEmbedder, forgetModelFiles } = await import('../embed/query-embedder.ts');
-    const loaded = await createQueryEmbedder({
-      id: model,
-      modelBase: options.modelBase,
-      wasmPaths: options.wasmPaths,
-      queryPrefix: info.queryPrefix,
-      dtype,
-      cached,
-      signal,
-      onProgress,
-    });
-    if (loaded.dimensions !== info.dimensions) {
-      await loaded.dispose();
-      // Another model's files (or a wrong --embedder): not to be read from the cache next time either.
-      await forgetModelFiles(model, options.modelBase);
-      return { embedder: null, embedderError: createError('EMBEDDER_MISMATCH', info.id, `${model} (${loaded.dimensions} dimensions, the index has ${info.dimensions})`).message };
-    }
-    return { embedder: loaded, embedderError: null };
-  } catch (error) {
-    if (signal.aborted) throw createError('ABORTED');
-    return { embedder: null, embedderError: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-/**
- * A returning visitor's query model, read from the device's cache while the index decodes
- * (never downloaded before the index answers: widget/embed/query-embedder.ts, readCachedQueryModel).
- */
-function readModelEarly(manifest: IndexManifest, options: WorkerLoadOptions): CachedModelFiles | undefined {
-  const info = manifest.embedder;
-  if (!info || !manifest.files.vectors) return undefined;
-  // A question model of its own names its file in its config.json, read only once the index is in.
-  if (queryModelFor(info, options) !== (options.embedder ?? info.id)) return undefined;
-  return readCachedQueryModel(options.embedder ?? info.id, options.modelBase, info.queryDtype ?? info.dtype ?? 'q8');
-}
-
 /**
  * Resolves once the index answers (the load's reply); the query model then loads in the
  * background, its news pushed through `emit` until `settled` (which may reject once nobody listens).
  */
 async function load(options: WorkerLoadOptions, signal: AbortSignal, emit: (event: LoadEvent) => void): Promise<{ info: IndexLoadInfo; afterReady: () => Promise<void> }> {
-  let early: CachedModelFiles | undefined;
+  let early: Promise<CachedModelFiles | undefined> | undefined;
+  let models: Promise<QueryModelLoad> | undefined;
   const stored = await loadStoredIndex({
     manifestUrl: options.manifestUrl,
     signal,
     onProgress: (progress) => emit({ progress }),
     onManifest: (manifest) => {
-      early ??= readModelEarly(manifest, options);
+      if (!hasVectors(manifest) || early) return;
+      models = importQueryModelLoad();
+      early = models.then((m) => m.readModelEarly(manifest, options));
     },
   });
   const manifest = stored.index.manifest;
   const wantsModel = Boolean(manifest.embedder && (stored.index.vectors || stored.readVectors));
+  const queryModels = wantsModel ? await (models ??= importQueryModelLoad()) : null;
   const { store: deviceStore } = await openDeviceStore();
   // Reported once the index is ready (its reply posted): every change to the customer's documents reaches the page as info.
   let ready = false;
@@ -144,7 +80,7 @@ async function load(options: WorkerLoadOptions, signal: AbortSignal, emit: (even
   const report = (): IndexLoadInfo => {
     const current = embedder && service === fresh ? embedder : null;
     const info = stored.index.manifest.embedder;
-    const queryModel = info && wantsModel ? queryModelFor(info, options) : null;
+    const queryModel = info && queryModels ? queryModels.queryModelFor(info, options) : null;
     return {
       ...fresh.info(),
       queryModel,
@@ -159,13 +95,14 @@ async function load(options: WorkerLoadOptions, signal: AbortSignal, emit: (even
   early = undefined;
   const afterReady = async () => {
     ready = true;
-    if (wantsModel) await loadModel(stored, fresh, options, signal, cached, emit, report);
+    if (queryModels) await loadModel(queryModels, stored, fresh, options, signal, await cached, emit, report);
   };
   return { info: report(), afterReady };
 }
 
 /** The query model of a loaded index, after its ready: search turns hybrid, or stays BM25 and says why. */
 async function loadModel(
+  queryModels: QueryModelLoad,
   stored: Awaited<ReturnType<typeof loadStoredIndex>>,
   fresh: LocalSearchService,
   options: WorkerLoadOptions,
@@ -186,7 +123,7 @@ async function loadModel(
       )
     : Promise.resolve(null);
   let lastPost = 0;
-  const next = await loadEmbedder(
+  const next = await queryModels.loadEmbedder(
     stored.index,
     options,
     signal,
@@ -220,7 +157,7 @@ async function loadModel(
   // question-only model (query-model) embeds no passage, and they stay on BM25. Given once
   // `embedder` is set: the info it may post already names the device the model runs on.
   const passages = stored.index.manifest.embedder;
-  const questionOnly = passages !== null && queryModelFor(passages, options) !== (options.embedder ?? passages.id);
+  const questionOnly = passages !== null && queryModels.queryModelFor(passages, options) !== (options.embedder ?? passages.id);
   if (embedText && passages && !questionOnly) {
     fresh.setPassageEmbedder({ id: passages.id, dim: passages.dimensions, prefix: passages.passagePrefix, embed: (text) => embedText(text).catch(() => null) });
   } else {

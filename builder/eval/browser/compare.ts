@@ -31,6 +31,21 @@ export interface Comparison {
   rankChanged: QuestionChange[];
   onlyOld: string[];
   onlyNew: string[];
+  /** Questions both runs asked, compared field by field with their timings masked. */
+  recordsCompared: number;
+  /** Those whose record differs in anything but its timings: which fields. */
+  recordsDiffer: { id: string; fields: string[] }[];
+}
+
+/** What varies from run to run whatever the widget answers: masked when records are compared. */
+const RUN_DEPENDENT_FIELDS: ReadonlySet<string> = new Set(['timings']);
+
+/** The fields of two records of one question that differ, timings masked. */
+export function recordDifferences(old: ScoredQuestion, now: ScoredQuestion): string[] {
+  const fields = new Set([...Object.keys(old), ...Object.keys(now)]);
+  const a = old as unknown as Record<string, unknown>;
+  const b = now as unknown as Record<string, unknown>;
+  return [...fields].filter((f) => !RUN_DEPENDENT_FIELDS.has(f) && JSON.stringify(a[f]) !== JSON.stringify(b[f])).sort();
 }
 
 /** Headline figures by name: the ones the report's first table shows. */
@@ -75,9 +90,14 @@ export function compareReports(old: { records: ScoredQuestion[] }, now: { record
     .map((name) => ({ name, old: before[name], new: after[name], delta: after[name] - before[name] }));
   const oldById = new Map(old.records.map((r) => [r.id, r]));
   const newIds = new Set(now.records.map((r) => r.id));
-  const result: Comparison = { metrics, newlyFailing: [], newlyPassing: [], rankChanged: [], onlyOld: [], onlyNew: [] };
+  const result: Comparison = { metrics, newlyFailing: [], newlyPassing: [], rankChanged: [], onlyOld: [], onlyNew: [], recordsCompared: 0, recordsDiffer: [] };
   for (const n of now.records) {
     const o = oldById.get(n.id);
+    if (o) {
+      result.recordsCompared++;
+      const fields = recordDifferences(o, n);
+      if (fields.length) result.recordsDiffer.push({ id: n.id, fields });
+    }
     if (!o) result.onlyNew.push(n.id);
     else if (o.failures.length === 0 && n.failures.length > 0) result.newlyFailing.push(change(o, n));
     else if (o.failures.length > 0 && n.failures.length === 0) result.newlyPassing.push(change(o, n));
@@ -102,5 +122,8 @@ export function formatComparison(c: Comparison): string {
   list('newly passing', c.newlyPassing);
   lines.push(`page rank changed, same verdict: ${c.rankChanged.length}`);
   if (c.onlyOld.length || c.onlyNew.length) lines.push(`only in old: ${c.onlyOld.length}, only in new: ${c.onlyNew.length}`);
+  lines.push(`records, timings masked: ${c.recordsCompared} compared, ${c.recordsDiffer.length} differ`);
+  for (const d of c.recordsDiffer.slice(0, 20)) lines.push(`  ${d.id}: ${d.fields.join(', ')}`);
+  if (c.recordsDiffer.length > 20) lines.push(`  … and ${c.recordsDiffer.length - 20} more (report.json: comparison.recordsDiffer)`);
   return lines.join('\n');
 }

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { writeDemoPdf } from '../../../tools/demo-pdf.ts';
-import { createError } from '../../../widget/core/errors.ts';
+import { createError } from '../../../builder/errors.ts';
 
 const buildIndex = vi.hoisted(() => vi.fn());
 vi.mock('../../../builder/pipeline/build-index.ts', () => ({ buildIndex }));

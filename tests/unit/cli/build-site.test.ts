@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateSiteConfig } from '../../../builder/write/site-config.ts';
-import { isHarelError } from '../../../widget/core/errors.ts';
+import { isHarelError } from '../../../builder/errors.ts';
 import { parseManifest } from '../../../widget/core/format/manifest.ts';
 
 const run = promisify(execFile);

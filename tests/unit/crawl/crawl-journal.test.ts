@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CrawlJournal, STATE_DIR } from '../../../builder/crawl/crawl-journal.ts';
 import type { JournalEvent, QueueItem, SavedRecord, UrlOutcome } from '../../../builder/crawl/crawl-record.ts';
-import { isHarelError } from '../../../widget/core/errors.ts';
+import { isHarelError } from '../../../builder/errors.ts';
 
 const SITE = 'https://www.example.co.il';
 const START = [`${SITE}/`];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { domainFor, parseDomainRules } from '../../../builder/crawl/domain-map.ts';
-import { isHarelError } from '../../../widget/core/errors.ts';
+import { isHarelError } from '../../../builder/errors.ts';
 
 function badArgument(values: string[]): unknown {
   try {

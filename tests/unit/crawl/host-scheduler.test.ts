@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { HostScheduler, systemClock, type Clock } from '../../../builder/crawl/host-scheduler.ts';
-import { isHarelError } from '../../../widget/core/errors.ts';
+import { isHarelError } from '../../../builder/errors.ts';
 
 /** Virtual time: sleeps resolve only when the test advances the clock past them. */
 class FakeClock implements Clock {

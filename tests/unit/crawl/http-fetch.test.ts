@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpGet, retryAfterMs, type HttpRequest } from '../../../builder/crawl/http-fetch.ts';
-import { isHarelError } from '../../../widget/core/errors.ts';
+import { isHarelError } from '../../../builder/errors.ts';
 
 const KB = 1024;
 const routes = new Map<string, (req: IncomingMessage, res: ServerResponse) => void>([

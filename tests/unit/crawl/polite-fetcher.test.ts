@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../builder/crawl/host-scheduler.ts';
 import { PoliteFetcher, type PoliteFetcherOptions } from '../../../builder/crawl/polite-fetcher.ts';
-import { isHarelError } from '../../../widget/core/errors.ts';
+import { isHarelError } from '../../../builder/errors.ts';
 
 /** Virtual time: every sleep returns at once, recording what was asked and moving `now` on. */
 class InstantClock implements Clock {

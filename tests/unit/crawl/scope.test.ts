@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createScope, pathPattern } from '../../../builder/crawl/scope.ts';
-import { isHarelError } from '../../../widget/core/errors.ts';
+import { isHarelError } from '../../../builder/errors.ts';
 
 const SITE = 'https://www.example.co.il';
 

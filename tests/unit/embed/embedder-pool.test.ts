@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_EMBEDDER, PASSAGE_PREFIX } from '../../../builder/embed/defaults.ts';
 import { loadEmbedder, type Embedder } from '../../../builder/embed/embedder.ts';
 import { loadEmbedderPool } from '../../../builder/embed/embedder-pool.ts';
-import { isHarelError } from '../../../widget/core/errors.ts';
+import { isHarelError } from '../../../builder/errors.ts';
 import type { Progress } from '../../../widget/core/schema.ts';
 import { writeTinyEmbedder } from '../../fixtures/tiny-embedder/write-tiny-embedder.ts';
 

@@ -53,3 +53,14 @@ describe('compareReports', () => {
     expect(text).toMatch(/a \[pass → no-gold-citation\] question a/);
   });
 });
+
+describe('records compared with timings masked', () => {
+  it('counts a record that differs only in its timings as the same, and names the fields that differ otherwise', () => {
+    const slower = { ...q('a', [], 1), timings: { assess: 5, embed: 9, search: 40, grade: 3, generate: 7, ground: 2, total: 80 } };
+    const otherQuote = { ...q('b', [], 1), text: 'another sentence', citations: [{ n: 1, file: 'f.pdf', page: 2, quote: 'q', problem: null, gold: true }] };
+    const c = compareReports(report([q('a', [], 1), q('b', [], 1), q('c', [], 1)]), report([slower, otherQuote, q('c', [], 1)]));
+    expect(c.recordsCompared).toBe(3);
+    expect(c.recordsDiffer).toEqual([{ id: 'b', fields: ['citations', 'text'] }]);
+    expect(formatComparison(c)).toContain('records, timings masked: 3 compared, 1 differ');
+  });
+});

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ingest, type IngestResult, type PdfParser } from '../../../builder/ingest/index.ts';
 import { parseManifest } from '../../../builder/ingest/manifest.ts';
-import { createError, isHarelError } from '../../../widget/core/errors.ts';
+import { createError, isHarelError } from '../../../builder/errors.ts';
 import type { Progress } from '../../../widget/core/schema.ts';
 
 const HTML = '<html><body><nav>menu</nav><h1>ביטוח דירה</h1><p>הפוליסה מכסה נזקי מים ואש בדירה.</p></body></html>';

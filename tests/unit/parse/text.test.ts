@@ -3,7 +3,7 @@ import { parseMarkdown } from '../../../builder/parse/markdown.ts';
 import { parsePageJson } from '../../../builder/parse/page-json.ts';
 import { decodeEntities, parseText } from '../../../builder/parse/text.ts';
 import { deriveTitle, fileTitle } from '../../../widget/core/chunk/title.ts';
-import { isHarelError } from '../../../widget/core/errors.ts';
+import { isHarelError } from '../../../builder/errors.ts';
 import type { Block } from '../../../widget/core/schema.ts';
 
 const headings = (blocks: Block[]): [string, number | undefined][] => blocks.filter((b) => b.type === 'heading').map((b) => [b.text, b.level]);

@@ -11,7 +11,8 @@ import type { DeviceDocumentInfo } from '../../../widget/core/device/device-docu
 import type { DocumentAddition } from '../../../widget/session/device-documents.ts';
 import { renderDocumentList, type DocumentListHandlers } from '../../../widget/ui/device-documents-view.ts';
 import { additionText, deviceCitationLabel, type DevicePages, devicePageKey, documentErrorText, documentStatus, isFileDrag, isolatedName } from '../../../widget/ui/device-documents.ts';
-import { citationLabel, renderAssistantTurn, type TurnHandlers } from '../../../widget/ui/message-view.ts';
+import { citationLabel } from '../../../widget/ui/citation-refs.ts';
+import { renderAssistantTurn, type TurnHandlers } from '../../../widget/ui/message-view.ts';
 import { UI_STRINGS } from '../../../widget/ui/strings.ts';
 
 /** A template as its markup with its values in it (`nothing`, an attribute left unset, as nothing). */

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { documentText } from '../../../widget/answer/document-text.ts';
 import { parseBlocks, renderInline, renderRichText } from '../../../widget/ui/rich-text.ts';
 import { highlightSpans } from '../../../widget/ui/highlight.ts';
-import { sourceHref } from '../../../widget/ui/message-view.ts';
+import { sourceHref } from '../../../widget/ui/citation-refs.ts';
 import { answerLanguage, textDirection, textLang } from '../../../widget/ui/direction.ts';
 
 describe('rich text subset', () => {
