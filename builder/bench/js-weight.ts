@@ -138,6 +138,19 @@ function widgetPage(indexUrl: string, modelBase: string | null): string {
 <body><harel-chat index="${escapeAttr(indexUrl)}"${model}></harel-chat></body></html>`;
 }
 
+/** How long without a new request counts as the page having settled after ready, and the longest wait for it. */
+const QUIET_MS = 500;
+const SETTLE_LIMIT_MS = 10_000;
+
+async function untilQuiet(count: () => number): Promise<void> {
+  const until = Date.now() + SETTLE_LIMIT_MS;
+  for (let seen = count(); Date.now() < until; ) {
+    await new Promise((resolve) => setTimeout(resolve, QUIET_MS));
+    if (count() === seen) return;
+    seen = count();
+  }
+}
+
 export async function measureJsWeight(options: JsWeightOptions): Promise<JsWeightReport> {
   const dir = resolve(options.dir);
   if (!existsSync(dir)) throw createError('INPUT_NOT_FOUND', dir);
@@ -206,6 +219,9 @@ export async function measureJsWeight(options: JsWeightOptions): Promise<JsWeigh
     });
     const readyMs = Date.now() - started;
     if (!ready.ok) throw createError('UNEXPECTED', `the widget did not become ready: [${ready.code}] ${ready.message}`);
+    // What the widget imports right after ready (the model probe of auto mode) is still before the
+    // first question: the snapshot waits until nothing new has been fetched for QUIET_MS.
+    await untilQuiet(() => served.length);
     const beforeReady = served.slice();
     let question: JsWeightReport['question'] = null;
     if (options.question) {

@@ -55,6 +55,8 @@ let bm25Dir = '';
 let server: Server;
 let origin = '';
 const served: string[] = [];
+/** Bundle files the server answers 404 for, as a site offline before they were ever cached would. */
+let unreachable: RegExp | null = null;
 /** The bundle's files that hold the embedder's runtime (transformers.js, onnxruntime-web). */
 let embedderChunks: string[] = [];
 
@@ -86,7 +88,7 @@ test.beforeAll(async () => {
       res.end(PAGES[path]);
       return;
     }
-    const file = mounts.map((m) => m(path)).find(Boolean);
+    const file = unreachable?.test(path) ? null : mounts.map((m) => m(path)).find(Boolean);
     if (!file) {
       res.statusCode = 404;
       res.end();
@@ -109,6 +111,7 @@ test.afterAll(async () => {
 
 test.beforeEach(() => {
   served.length = 0;
+  unreachable = null;
 });
 
 /** Every URL the page and its workers ask for, as the browser reports them. */
@@ -159,6 +162,24 @@ test('the built bundle answers from a static page, hybrid, under a strict CSP, n
   expect(violations).toEqual([]);
 });
 
+test('a question-model chunk that cannot be fetched costs hybrid search, not the index: BM25 answers and says why', async ({ page }) => {
+  unreachable = /\/query-model-load-[\w-]+\.js$/;
+  await page.goto(`${origin}/`);
+  const info = await page.evaluate(async () => {
+    await customElements.whenDefined('harel-chat');
+    const ready = await document.querySelector('harel-chat')!.searchReady;
+    return { searchMode: ready.searchMode, embedderError: ready.embedderError, chunkCount: ready.chunkCount };
+  });
+  expect(served.some((p) => /\/query-model-load-/.test(p))).toBe(true);
+  expect(info.searchMode).toBe('bm25');
+  expect(info.embedderError).toMatch(/\S/);
+  expect(info.chunkCount).toBeGreaterThan(0);
+  const answer = await page.evaluate((q) => document.querySelector('harel-chat')!.ask(q), QUESTION);
+  expect(answer.refused).toBe(false);
+  expect(answer.searchMode).toBe('bm25');
+  expect(answer.citations.some((c) => c.file.startsWith('car/'))).toBe(true);
+});
+
 test('a BM25-only index never fetches the embedder: no transformers.js, onnxruntime or wasm, before or after a question', async ({ page }) => {
   const requested = watchRequests(page);
   const embedderFiles = (urls: string[]) => urls.filter((u) => embedderChunks.some((chunk) => u.endsWith(`/${chunk}`)) || /transformers|onnxruntime|ort-wasm|\.wasm$|\.onnx$|\/models\//i.test(u));
@@ -198,8 +219,9 @@ test('js-weight bench: what a BM25-only page fetches before its first question, 
     expect(f.gzipBytes).toBeLessThan(f.bytes);
   }
   expect(report.beforeReady.totals.gzipBytes).toBe(report.beforeReady.files.reduce((s, f) => s + f.gzipBytes, 0));
-  // The answer loop comes with the first question (widget/session/answer-loop.ts), and nothing else.
-  expect(report.question?.files.every((f) => /\/(answer-loop|extractive|harel-chat-shared)-[\w-]+\.js$/.test(f.path))).toBe(true);
+  // The answer loop (widget/session/answer-loop.ts) and the conversation's rows (widget/ui/conversation-rows.ts) come with the first question, and nothing else.
+  expect(report.question?.files.map((f) => f.path).filter((path) => !/\/(answer-loop|extractive|conversation-rows|harel-chat-shared)-[\w-]+\.js$/.test(path))).toEqual([]);
+  expect(report.question?.files.some((f) => /\/conversation-rows-[\w-]+\.js$/.test(f.path))).toBe(true);
   // The JavaScript budget: at most 120 KB of gzipped JavaScript before the first question of a BM25-only index.
   expect(report.beforeReady.totals.gzipBytes).toBeLessThanOrEqual(120_000);
 });

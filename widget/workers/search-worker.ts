@@ -53,12 +53,22 @@ async function load(options: WorkerLoadOptions, signal: AbortSignal, emit: (even
     onManifest: (manifest) => {
       if (!hasVectors(manifest) || early) return;
       models = importQueryModelLoad();
-      early = models.then((m) => m.readModelEarly(manifest, options));
+      early = models.then(
+        (m) => m.readModelEarly(manifest, options),
+        () => undefined,
+      );
     },
   });
   const manifest = stored.index.manifest;
   const wantsModel = Boolean(manifest.embedder && (stored.index.vectors || stored.readVectors));
-  const queryModels = wantsModel ? await (models ??= importQueryModelLoad()) : null;
+  // A chunk that cannot be fetched (offline, before it was ever cached) costs hybrid search, not the index: BM25 answers, saying why.
+  let modelsError: string | null = null;
+  const queryModels = wantsModel
+    ? await (models ??= importQueryModelLoad()).catch((error: unknown) => {
+        modelsError = serializeError(error).message;
+        return null;
+      })
+    : null;
   const { store: deviceStore } = await openDeviceStore();
   // Reported once the index is ready (its reply posted): every change to the customer's documents reaches the page as info.
   let ready = false;
@@ -96,6 +106,10 @@ async function load(options: WorkerLoadOptions, signal: AbortSignal, emit: (even
   const afterReady = async () => {
     ready = true;
     if (queryModels) await loadModel(queryModels, stored, fresh, options, signal, await cached, emit, report);
+    else if (wantsModel) {
+      fresh.setQueryEmbedder(null, modelsError);
+      emit({ info: report() });
+    }
   };
   return { info: report(), afterReady };
 }
