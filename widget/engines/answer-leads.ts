@@ -22,6 +22,7 @@ import { detectLang } from '../core/tokenizer/index.ts';
 import { askedFacts, coverageVerdict, findFacts, type Fact, type FactKind, type Verdict } from '../text/facts.ts';
 import { clauseTitleAt } from '../text/clause-title.ts';
 import type { QuestionReading, TextReading } from '../text/question-reading.ts';
+import { askingText } from '../text/question-type.ts';
 import { lexicalSupport } from '../text/lexical-support.ts';
 import { contentWords, coverage, termSet } from '../text/terms.ts';
 import { ANSWER_LEADS, strings } from '../text/strings.ts';
@@ -48,10 +49,15 @@ function groundable(line: string, passage: GradedPassage): boolean {
 /** Share of the question's content words a sentence must hold for an unlabelled fact to lead. */
 export const UNLABELLED_FACT_MIN_COVERAGE = 0.4;
 
+/** Content words an asking sentence needs before it alone decides what a clause must share (else the whole question). */
+export const MIN_ASKING_WORDS = 3;
+
 function coversQuestion(question: TextReading, sentence: string): boolean {
   // Across languages the question's words meet the clause only through the lexicon's equivalents.
   const lang = detectLang(sentence);
-  const words = lang === question.lang ? question.words : contentWords(expandQuery(question.text).terms).filter((w) => detectLang(w[0]) === lang);
+  const asking = contentWords(askingText(question.text));
+  const own = asking.length >= MIN_ASKING_WORDS ? asking : question.words;
+  const words = lang === question.lang ? own : contentWords(expandQuery(question.text).terms).filter((w) => detectLang(w[0]) === lang);
   return coverage(words, termSet(sentence)) >= UNLABELLED_FACT_MIN_COVERAGE;
 }
 

@@ -264,6 +264,16 @@ function askingSpans(text: string): [number, number][] {
   return spans;
 }
 
+/**
+ * The sentences of `question` that ask (hold a question mark), joined; the whole question when
+ * none does. A customer's story before the question ("אני בן 64, מתכוון להצטרף…") says who asks,
+ * not what: the words a quoted sentence must share are the asking sentences'.
+ */
+export function askingText(question: string): string {
+  const spans = askingSpans(question);
+  return spans.length === 0 ? question : spans.map(([s, e]) => question.slice(s, e)).join(' ');
+}
+
 function best(hits: readonly Hit[]): Hit | null {
   let top: Hit | null = null;
   for (const h of hits) {
