@@ -31,7 +31,12 @@ export const SPLIT_SEED = 55;
 
 export type Half = 'tune' | 'frozen';
 
-/** FNV-1a, 32 bits: a stable order of question ids that does not depend on the file's order. */
+/**
+ * Plain FNV-1a, 32 bits: a stable order of question ids that does not depend on the file's order.
+ * Not `fnv1a` of core/chunk/hash.ts, which mixes its result (fmix32): the halves were fixed with
+ * this order before any rule was tuned on one of them, and another hash would move tuned questions
+ * into the frozen half.
+ */
 function hash(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {

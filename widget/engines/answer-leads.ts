@@ -22,7 +22,6 @@ import { detectLang } from '../core/tokenizer/index.ts';
 import { askedFacts, coverageVerdict, findFacts, type Fact, type FactKind, type Verdict } from '../text/facts.ts';
 import { clauseTitleAt } from '../text/clause-title.ts';
 import type { QuestionReading, TextReading } from '../text/question-reading.ts';
-import { askingText } from '../text/question-type.ts';
 import { lexicalSupport } from '../text/lexical-support.ts';
 import { contentWords, coverage, termSet } from '../text/terms.ts';
 import { ANSWER_LEADS, strings } from '../text/strings.ts';
@@ -55,8 +54,7 @@ export const MIN_ASKING_WORDS = 3;
 function coversQuestion(question: TextReading, sentence: string): boolean {
   // Across languages the question's words meet the clause only through the lexicon's equivalents.
   const lang = detectLang(sentence);
-  const asking = contentWords(askingText(question.text));
-  const own = asking.length >= MIN_ASKING_WORDS ? asking : question.words;
+  const own = question.askingWords.length >= MIN_ASKING_WORDS ? question.askingWords : question.words;
   const words = lang === question.lang ? own : contentWords(expandQuery(question.text).terms).filter((w) => detectLang(w[0]) === lang);
   return coverage(words, termSet(sentence)) >= UNLABELLED_FACT_MIN_COVERAGE;
 }

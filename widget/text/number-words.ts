@@ -127,7 +127,6 @@ class NumberBuilder {
   total = 0;
   current = 0;
   last: Role | null = null;
-  lastValue = 0;
 
   add(w: WordValue): boolean {
     const { value, role } = w;
@@ -174,7 +173,6 @@ class NumberBuilder {
         break;
     }
     this.last = role;
-    this.lastValue = value;
     return true;
   }
 

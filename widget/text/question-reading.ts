@@ -15,7 +15,7 @@ import { detectLang } from '../core/tokenizer/index.ts';
 import { factLabels, isFactKind, type FactKind } from './facts.ts';
 import { namedInsurance } from './follow-up-subject.ts';
 import { mentionsInsurance } from './insurance-words.ts';
-import { detectQuestionType, type QuestionType } from './question-type.ts';
+import { askingText, detectQuestionType, type QuestionType } from './question-type.ts';
 import { smallTalkKind, type SmallTalkKind } from './small-talk.ts';
 import { contentWords, type Word } from './terms.ts';
 
@@ -28,6 +28,12 @@ export interface TextReading {
   readonly smallTalk: SmallTalkKind | null;
   /** Its content words (terms.ts). */
   readonly words: readonly Word[];
+  /**
+   * The content words of its sentences that ask (question-type.ts `askingText`); `words` when no
+   * sentence holds a question mark or one sentence is the whole text. A customer's story before
+   * the question says who asks, not what.
+   */
+  readonly askingWords: readonly Word[];
   /** It names insurance ("ביטוח", "policy", …): never off-topic. */
   readonly insuranceWords: boolean;
   /** The one insurance it names ("רכב" → car), or null (none, or several). */
@@ -53,11 +59,14 @@ export interface QuestionReading {
 }
 
 export function readText(text: string): TextReading {
+  const words = contentWords(text);
+  const asking = askingText(text);
   return {
     text,
     type: detectQuestionType(text),
     smallTalk: smallTalkKind(text),
-    words: contentWords(text),
+    words,
+    askingWords: asking === text ? words : contentWords(asking),
     insuranceWords: mentionsInsurance(text),
     insurance: namedInsurance(text),
     lang: detectLang(text),
