@@ -39,6 +39,8 @@ const COMMAND_USAGE: Record<string, string> = {
                               "email", "hours"}, "starters": {"he": [...], "en": [...]}}
       --file-timeout <seconds>  per-file parse limit (default 30): a file that takes longer is
                               skipped as PARSE_TIMEOUT and the build goes on
+      --reading-order         put pre-parsed PDF text (page JSON, kind "pdf") back in reading
+                              order: clause labels first, visual-order runs and tables turned
 `,
   inspect: `  harel-builder inspect <index> [--samples n] [--json]
       Counts, file sizes, per-domain and per-language tables, sample chunks.

@@ -66,6 +66,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
       'term-match': { type: 'string' },
       site: { type: 'string' },
       'file-timeout': { type: 'string' },
+      'reading-order': { type: 'boolean' },
       'query-model': { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
     },
@@ -116,6 +117,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
         site,
         termMatch,
         fileTimeoutMs,
+        readingOrder: Boolean(values['reading-order']),
         queryModel,
         signal,
         onProgress: progress.onProgress,
@@ -141,6 +143,9 @@ export async function buildCommand(argv: string[]): Promise<number> {
       ? `  embedder ${summary.manifest.embedder.id}${summary.manifest.embedder.fixture ? ' (test fixture)' : ''}${summary.manifest.embedder.queryModel ? `; questions: ${summary.manifest.embedder.queryModel}` : ''}`
       : '  BM25-only (no vectors)',
   ];
+  if (summary.readingOrder.reordered > 0) {
+    lines.push(`  ${summary.readingOrder.reordered} of ${summary.readingOrder.lines} lines of pre-parsed PDFs put back in reading order`);
+  }
   if (summary.skipped.length) {
     lines.push(`  skipped ${summary.skipped.length} file(s):`);
     for (const s of summary.skipped) lines.push(`    - [${s.code}] ${s.reason}`);

@@ -20,6 +20,7 @@ import { deriveTitle } from '../../widget/core/chunk/title.ts';
 import { MANIFEST_NAME, parseManifest, type Manifest } from './manifest.ts';
 import { parseFile, type ParsedFile, type PdfParser } from './parse-file.ts';
 import { listFiles } from './walk.ts';
+import { repairReadingOrder, type ReadingOrderStats } from './reading-order.ts';
 import { pause } from '../../widget/core/steps.ts';
 
 export type { PdfParser };
@@ -48,6 +49,8 @@ export interface IngestResult {
   duplicates: SkippedFile[];
   /** URLs dropped by the URL policy, one per document. */
   warnings: IngestWarning[];
+  /** Lines of pre-parsed PDFs read, and how many were put back in reading order. */
+  readingOrder: ReadingOrderStats;
 }
 
 export interface IngestOptions extends WorkOptions {
@@ -61,6 +64,8 @@ export interface IngestOptions extends WorkOptions {
   dedupe?: boolean;
   /** Per-file parse limit in ms (default FILE_TIMEOUT_MS, 30 s): a file over it is skipped as PARSE_TIMEOUT. */
   fileTimeoutMs?: number;
+  /** Put pre-parsed PDF text back in reading order (builder/ingest/reading-order.ts); default false. */
+  readingOrder?: boolean;
 }
 
 interface Source {
@@ -184,7 +189,7 @@ async function parseWithin(bytes: Uint8Array, file: string, options: { parsePdf?
 }
 
 export async function ingest(inputDirs: string[], options: IngestOptions = {}): Promise<IngestResult> {
-  const { signal, onProgress, parsePdf, dedupe = true, fileTimeoutMs = FILE_TIMEOUT_MS } = options;
+  const { signal, onProgress, parsePdf, dedupe = true, fileTimeoutMs = FILE_TIMEOUT_MS, readingOrder: repairOrder = false } = options;
   throwIfAborted(signal);
   const skipped: SkippedFile[] = [];
   const sources = await collectSources(inputDirs, skipped);
@@ -208,6 +213,7 @@ export async function ingest(inputDirs: string[], options: IngestOptions = {}): 
     return outcome;
   });
   throwIfAborted(signal);
+  const readingOrder = repairOrder ? repairReadingOrder(outcomes.flatMap((outcome) => ('parsed' in outcome ? [outcome.parsed] : []))) : { lines: 0, reordered: 0 };
 
   const documents: ParsedDocument[] = [];
   const duplicates: SkippedFile[] = [];
@@ -264,5 +270,5 @@ export async function ingest(inputDirs: string[], options: IngestOptions = {}): 
   }
 
   if (documents.length === 0) throw createError('NO_DOCUMENTS', inputDirs.join(', '), skippedList(skipped));
-  return { documents, skipped, duplicates, warnings };
+  return { documents, skipped, duplicates, warnings, readingOrder };
 }

@@ -7,7 +7,7 @@ import { createError, isHarelError } from '../errors.ts';
 import type { DocumentKind, ParsedPage, WorkOptions } from '../../widget/core/schema.ts';
 import { parseWebFile } from '../parse/html.ts';
 import { parseMarkdownSteps } from '../parse/markdown.ts';
-import { parsePageJson, type PageJsonMeta } from '../parse/page-json.ts';
+import { parsePageJson, type PageJsonMeta, type PageText } from '../parse/page-json.ts';
 import { parseTextSteps } from '../parse/text.ts';
 import { runSteps } from '../../widget/core/steps.ts';
 
@@ -21,6 +21,8 @@ export interface ParsedFile {
   contentHash: string;
   /** Set for parsed-page JSON: the document's own citation key, domain and URL. */
   meta?: PageJsonMeta;
+  /** Set for parsed-page JSON of a PDF: the page texts as given, whose word order the ingest repairs. */
+  pdfPageTexts?: PageText[];
 }
 
 export function extensionOf(file: string): string {
@@ -90,9 +92,9 @@ export async function parseFile(bytes: Uint8Array, file: string, options: { pars
         if (isHarelError(error)) throw error;
         throw createError('INVALID_JSON', file, error instanceof Error ? error.message : String(error));
       }
-      const { meta, pages, text } = parsePageJson(json, file);
+      const { meta, pages, text, pageTexts } = parsePageJson(json, file);
       // The same text under two names is one document, whatever the JSON's other fields say.
-      return { kind: meta.kind, pages, contentHash: sha256(text), meta };
+      return { kind: meta.kind, pages, contentHash: sha256(text), meta, ...(meta.kind === 'pdf' ? { pdfPageTexts: pageTexts } : {}) };
     }
     default:
       throw createError('UNSUPPORTED_EXTENSION', file);

@@ -20,6 +20,18 @@ export interface PageJsonDocument {
   pages: ParsedPage[];
   /** The raw page texts joined, for duplicate detection independent of parsing. */
   text: string;
+  /** Each page's text as given: a pre-parsed PDF's lines are put in reading order once the whole corpus is read (builder/ingest/reading-order.ts). */
+  pageTexts: PageText[];
+}
+
+export interface PageText {
+  page: number;
+  text: string;
+}
+
+/** Pages of blocks from page texts, each first through `repairText` where one is given. */
+export function pagesFromTexts(pageTexts: readonly PageText[], repairText?: (text: string) => string): ParsedPage[] {
+  return pageTexts.map(({ page, text }) => ({ page, blocks: textToBlocks(repairText ? repairText(text) : text) }));
 }
 
 // `page` is what the shared corpus README calls scraped pages; the files themselves say `txt`.
@@ -44,8 +56,7 @@ export function parsePageJson(json: unknown, file: string): PageJsonDocument {
   if (!Array.isArray(pages)) return fail('"pages" must be an array');
 
   const seen = new Set<number>();
-  const parsed: ParsedPage[] = [];
-  const texts: string[] = [];
+  const pageTexts: PageText[] = [];
   pages.forEach((page: unknown, index) => {
     if (!isRecord(page)) return fail(`pages[${index}] is not an object`);
     const { page: number, text } = page;
@@ -53,12 +64,12 @@ export function parsePageJson(json: unknown, file: string): PageJsonDocument {
     if (typeof text !== 'string') fail(`pages[${index}].text must be a string`);
     if (seen.has(number as number)) fail(`page ${number} appears twice`);
     seen.add(number as number);
-    texts.push(text as string);
-    parsed.push({ page: number as number, blocks: textToBlocks(text as string) });
+    pageTexts.push({ page: number as number, text: text as string });
   });
   return {
     meta: { file: key as string, domain: (domain as string).trim(), kind: kind as DocumentKind, url: (url as string | null | undefined) || null },
-    pages: parsed,
-    text: texts.join('\f'),
+    pages: pagesFromTexts(pageTexts),
+    text: pageTexts.map((page) => page.text).join('\f'),
+    pageTexts,
   };
 }

@@ -4,6 +4,7 @@
  * pauses (widget/core/steps.ts) so that Ctrl-C is seen within a few tens of milliseconds, and a cancelled
  * build writes nothing to --out. Bad input never stops the build.
  */
+import type { ReadingOrderStats } from '../ingest/reading-order.ts';
 import { passageText } from '../../widget/core/embedding/passage-text.ts';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -50,6 +51,8 @@ export interface BuildOptions extends WorkOptions {
   termMatch?: RetrievalDefaults['termMatch'];
   /** Per-file parse limit in ms (`--file-timeout`); undefined: the ingest step's 30 s. */
   fileTimeoutMs?: number;
+  /** Put pre-parsed PDF text back in reading order (`--reading-order`); off by default until the answers gain from it (docs/evaluation.md). */
+  readingOrder?: boolean;
   /** The manifest's `site` block (name, contacts, starters), from `--site`; none by default. */
   site?: SiteInfo | null;
   /** Messages for the user (warnings, what was skipped), printed without tearing progress bars. */
@@ -66,6 +69,8 @@ export interface BuildSummary {
   /** Documents kept with a change (a link dropped by the URL policy). */
   warnings: IngestWarning[];
   duplicates: SkippedFile[];
+  /** Lines of pre-parsed PDFs read, and how many were put back in reading order. */
+  readingOrder: ReadingOrderStats;
   diff: { added: number; removed: number; kept: number };
   embedded: number;
   embedCacheHits: number;
@@ -152,7 +157,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
   // put the previous build back (and clean up) before anything reads it (builder/write/swap.ts).
   await recoverOut(outDir, notice);
 
-  const ingested = await ingestInputs(options.inputs, { signal, onProgress, fileTimeoutMs: options.fileTimeoutMs });
+  const ingested = await ingestInputs(options.inputs, { signal, onProgress, fileTimeoutMs: options.fileTimeoutMs, readingOrder: options.readingOrder });
   throwIfAborted(signal);
   const parsed = ingested.documents;
   if (parsed.length === 0) throw createError('NO_DOCUMENTS', options.inputs.join(', '), skippedList(ingested.skipped));
@@ -276,6 +281,7 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
       skipped: ingested.skipped,
       warnings: ingested.warnings,
       duplicates: ingested.duplicates,
+      readingOrder: ingested.readingOrder,
       diff: { added: ids.size - kept, removed: previous ? previous.size - kept : 0, kept },
       embedded,
       embedCacheHits,

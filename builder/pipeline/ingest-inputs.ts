@@ -9,6 +9,7 @@ import { createError } from '../errors.ts';
 import type { ParsedDocument } from '../../widget/core/schema.ts';
 import { isSquad, squadDocuments } from '../eval/squad.ts';
 import { type IngestOptions, ingest, type IngestWarning, type SkippedFile } from '../ingest/index.ts';
+import type { ReadingOrderStats } from '../ingest/reading-order.ts';
 
 export type { SkippedFile };
 
@@ -18,9 +19,11 @@ export interface IngestedInputs {
   duplicates: SkippedFile[];
   /** What was kept with a change (a link dropped by the URL policy): listed in the summary. */
   warnings: IngestWarning[];
+  /** Lines of pre-parsed PDFs read, and how many were put back in reading order. */
+  readingOrder: ReadingOrderStats;
 }
 
-export async function ingestInputs(inputs: readonly string[], options: Pick<IngestOptions, 'signal' | 'onProgress' | 'fileTimeoutMs'> = {}): Promise<IngestedInputs> {
+export async function ingestInputs(inputs: readonly string[], options: Pick<IngestOptions, 'signal' | 'onProgress' | 'fileTimeoutMs' | 'readingOrder'> = {}): Promise<IngestedInputs> {
   const folders: string[] = [];
   const documents: ParsedDocument[] = [];
   for (const input of inputs) {
@@ -39,7 +42,7 @@ export async function ingestInputs(inputs: readonly string[], options: Pick<Inge
     if (!isSquad(json)) throw createError('BAD_ARGUMENT', `${input} is a file but not a SQuAD 2.0 dataset; pass folders of documents.`);
     documents.push(...squadDocuments(json));
   }
-  if (folders.length === 0) return { documents, skipped: [], duplicates: [], warnings: [] };
+  if (folders.length === 0) return { documents, skipped: [], duplicates: [], warnings: [], readingOrder: { lines: 0, reordered: 0 } };
   const result = await ingest(folders, options);
-  return { documents: [...result.documents, ...documents], skipped: result.skipped, duplicates: result.duplicates, warnings: result.warnings };
+  return { documents: [...result.documents, ...documents], skipped: result.skipped, duplicates: result.duplicates, warnings: result.warnings, readingOrder: result.readingOrder };
 }

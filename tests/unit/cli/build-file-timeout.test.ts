@@ -49,6 +49,7 @@ const summary = {
   skipped: [],
   warnings: [],
   duplicates: [],
+  readingOrder: { lines: 0, reordered: 0 },
   diff: { added: 1, removed: 0, kept: 0 },
   embedded: 0,
   embedCacheHits: 0,
