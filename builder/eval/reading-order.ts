@@ -28,6 +28,8 @@ import { listFiles } from '../ingest/walk.ts';
 export const RAW_DIR = fileURLToPath(new URL('../../../shared/data/harel-feb-raw/', import.meta.url));
 const WORD = /[\u05D0-\u05EAA-Za-z0-9]+/g;
 const words = (line: string): string[] => line.match(WORD) ?? [];
+/** A line's words as a multiset: how lines and cells of the two parses are matched. */
+const bag = (text: string): string => words(text).sort().join(' ');
 
 export type RawParse = Record<string, { page: number; lines: string[] }[]>;
 
@@ -85,7 +87,6 @@ function documentPairs(raw: RawParse, corpus: readonly CorpusDocument[]): [strin
 
 export function matchLines(raw: RawParse, corpus: readonly CorpusDocument[]): MatchedLine[] {
   const pdfs = new Map(corpus.filter((doc) => doc.kind === 'pdf').map((doc) => [doc.file, doc]));
-  const bag = (line: string): string => words(line).sort().join(' ');
   const matched: MatchedLine[] = [];
   for (const [rawFile, file] of documentPairs(raw, corpus)) {
     const pages = raw[rawFile];
@@ -123,7 +124,6 @@ const isCandidateCell = (cell: string): boolean => /[\u05D0-\u05EA]/.test(cell) 
 /** Table cells (≥ 2 words, some Hebrew) of the corpus's rows matched, by the same multiset rule, to the cells of the reference's rows. */
 export function matchCells(raw: RawParse, corpus: readonly CorpusDocument[]): MatchedCell[] {
   const pdfs = new Map(corpus.filter((doc) => doc.kind === 'pdf').map((doc) => [doc.file, doc]));
-  const bag = (text: string): string => words(text).sort().join(' ');
   const out: MatchedCell[] = [];
   const pairs = documentPairs(raw, corpus);
   for (const [rawFile, file] of pairs) {
@@ -152,7 +152,6 @@ export interface CellTally {
 
 export function tallyCells(cells: readonly MatchedCell[], model: WordOrderModel, margin: number): CellTally {
   const out: CellTally = { cells: cells.length, agreeBefore: 0, agreeAfter: 0, rightCellsChanged: 0 };
-  const bag = (text: string): string => words(text).sort().join(' ');
   const repairedPages = new Map<string, string[]>();
   for (const { pageText, lineIndex, cell, reference } of cells) {
     let repairedLines = repairedPages.get(pageText);

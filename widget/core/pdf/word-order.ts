@@ -2,13 +2,13 @@
  * Repairs the word order of Hebrew lines that a PDF parser of others handed over out of order.
  * Parsed without a bidi pass, a Hebrew line that holds a number or a clause number comes out in
  * pieces: each Hebrew run keeps its own order, but the runs around the left-to-right tokens are
- * in visual order ("ומעלה 21 מגיל" for "מגיל 21 ומעלה"), or the number sits away from its words
- * ("השתתפות עצמית 6.1.6." for "6.1.6. השתתפות עצמית"). Measured on the Harel corpus against the
- * project's own parse of the same PDFs (builder/eval/reading-order.ts), reversing the runs or
- * moving one number explains about two thirds of the lines whose order differs.
+ * in visual order ("ומעלה 21 מגיל" for "מגיל 21 ומעלה"), or a clause label sits away from its words
+ * ("השתתפות עצמית .6.1.6" for ".6.1.6 השתתפות עצמית"); a table's rows read backwards, cell by cell
+ * and word by word. Measured on the Harel corpus against the project's own parse of the same PDFs
+ * (builder/eval/reading-order.ts).
  *
- * So each line with a left-to-right run is offered those rearrangements, and a word-bigram model
- * of the corpus's own text picks one only when it reads clearly better than the line as it is.
+ * So a clause label moves first by rule, and the runs of a line (or a whole table) are turned
+ * where a word-bigram model of the corpus's own text reads them clearly better than as they are.
  * The model learns from text whose order can be trusted: whole lines of web pages and Hebrew-only
  * lines, and, from lines with numbers, only the bigrams inside a run (the parse keeps those).
  * Lines without a left-to-right run are never changed. Written here rather than taken from a
@@ -26,7 +26,7 @@ const EOS = '</s>';
 /** Pieces that end a sentence or a label: the model learns where they sit. */
 const END_MARK = /[.:;]$/;
 
-/** Bigram counts over the corpus's trusted text; build with `countTrustedLine` and `countRunBigrams`. */
+/** Bigram counts over the corpus's trusted text; build with `countDocumentLine`. */
 export interface WordOrderCounts {
   bigrams: Map<string, number>;
   /** How often each token starts a counted bigram. */
@@ -40,7 +40,7 @@ export function createWordOrderCounts(): WordOrderCounts {
 }
 
 /** What `repairWordOrder` did to a line. */
-export type WordOrderRepair = 'none' | 'label-first' | 'runs-reversed' | 'row-reversed';
+export type WordOrderRepair = 'none' | 'label-first' | 'runs-reversed';
 
 export interface WordOrderResult {
   text: string;
@@ -55,7 +55,7 @@ export interface WordOrderOptions {
   margin?: number;
 }
 
-// The folds chose 0 both ways round (builder/eval/reading-order.ts); half a nat more guards documents unlike the corpus, for 15 of 10,264 matched lines.
+// The folds chose 0 and 0.5 (builder/eval/reading-order.ts); the larger guards documents unlike the corpus.
 export const DEFAULT_WORD_ORDER_MARGIN = 0.5;
 
 /** One whitespace-separated piece of a line, with a left-to-right or Hebrew run split off where they touch ("70%מכסה"). */
@@ -179,8 +179,11 @@ function unitsOf(pieces: readonly Piece[]): Unit[] {
   return units;
 }
 
+/** A line's log-probability under the counts, for callers that repair many lines with one model. */
+export type WordOrderModel = (tokens: readonly string[]) => number;
+
 /** Reads counts as a smoothed bigram model: log P(b | a), interpolated with the unigram. */
-function scorer(counts: WordOrderCounts): (tokens: readonly string[]) => number {
+export function wordOrderModel(counts: WordOrderCounts): WordOrderModel {
   const vocabulary = counts.unigrams.size + 1;
   const SMOOTHING = 2;
   return (tokens) => {
@@ -193,13 +196,6 @@ function scorer(counts: WordOrderCounts): (tokens: readonly string[]) => number 
     }
     return score;
   };
-}
-
-/** A scored line, for callers that repair many lines with one model. */
-export type WordOrderModel = (tokens: readonly string[]) => number;
-
-export function wordOrderModel(counts: WordOrderCounts): WordOrderModel {
-  return scorer(counts);
 }
 
 /**
@@ -239,7 +235,7 @@ function labelFirst(pieces: readonly Piece[]): Piece[] | null {
   return [...markers, label, ...pieces.slice(firstWord, at), ...pieces.slice(at + 1), ...strays];
 }
 
-/** The longest line searched: past it the candidates grow and the parse's lines are paragraphs, not visual lines. */
+/** The longest line repaired: past it the parse's lines are paragraphs, not visual lines. */
 const MAX_PIECES = 80;
 
 /** A table row of the corpus's shape: `| cell | cell |`. */
@@ -278,12 +274,6 @@ function turnRow(line: string): string {
     .reverse()
     .map((cell) => cell.split(/\s+/).reverse().join(' '))
     .join(' | ')} |`;
-}
-
-function repairRow(line: string, model: WordOrderModel, margin: number): WordOrderResult | null {
-  const { gain, judged } = rowGain(line, model);
-  if (judged === 0 || gain <= margin * judged) return null;
-  return { text: turnRow(line), repair: 'row-reversed' };
 }
 
 export interface PageOrderResult {
@@ -331,14 +321,12 @@ export function repairPageOrder(text: string, model: WordOrderModel, options: Wo
 }
 
 /**
- * Returns `line` in reading order: unchanged unless one of the rearrangements reads better by
- * `margin` (a table row: by `margin` a judged cell).
+ * Returns `line` in reading order: its clause label first, its runs turned where they read better
+ * by `margin`. Table rows are left to `repairPageOrder`, which judges a table whole.
  */
 export function repairWordOrder(line: string, model: WordOrderModel, options: WordOrderOptions = {}): WordOrderResult {
   const unchanged: WordOrderResult = { text: line, repair: 'none' };
-  if (!HEB_LETTER.test(line)) return unchanged;
-  if (TABLE_ROW.test(line)) return repairRow(line, model, options.margin ?? DEFAULT_WORD_ORDER_MARGIN) ?? unchanged;
-  if (!LTR_CHAR.test(line) || line.trimStart().startsWith('|')) return unchanged;
+  if (!HEB_LETTER.test(line) || !LTR_CHAR.test(line) || line.trimStart().startsWith('|')) return unchanged;
   let pieces = splitPieces(line);
   if (pieces.length > MAX_PIECES || !pieces.some((piece) => piece.kind === 'ltr')) return unchanged;
   let repair: WordOrderRepair = 'none';
