@@ -26,6 +26,7 @@ import { lexicalSupport } from '../text/lexical-support.ts';
 import { contentWords, coverage, termSet } from '../text/terms.ts';
 import { ANSWER_LEADS, strings } from '../text/strings.ts';
 import type { GradedPassage } from './engine.ts';
+import { passageTables, readTable } from '../text/table-cells.ts';
 import { conditionalFacts, factsForQuestion, type ConditionalFact } from './fact-list.ts';
 
 /** A quoted sentence and the passage it is quoted from. */
@@ -130,6 +131,44 @@ async function conditionalLead(question: TextReading, type: FactKind, lang: Lang
 }
 
 /**
+ * Whether a table cell states a value of the asked kind: a fact of that kind (a share answers a
+ * sum, as a deductible may be either), or a bare number, which its headers say the kind of ("41.00"
+ * under a premium table's title). "5,000 $" never answers "עד מתי".
+ */
+function cellOfKind(value: string, type: FactKind): boolean {
+  if (/^[\d\s.,]+$/u.test(value)) return true;
+  const kinds: FactKind[] = type === 'amount' ? ['amount', 'percentage'] : [type];
+  return kinds.some((k) => findFacts(value, k).length > 0);
+}
+
+/**
+ * The cell of a passage's table that the question points into, stated with its column's header
+ * and its row's key ("מעשנת לא אשה, גיל 65: 41.00 [1]"), or the cells of the rows it names, listed;
+ * null when no table of `passage` is read (text/table-cells.ts) or the line would not be grounded.
+ */
+function tableLead(question: TextReading, type: FactKind, passage: GradedPassage): string | null {
+  for (const table of passageTables(passage.context || passage.text)) {
+    const read = readTable(table, question.text, question.words);
+    // Every cell of the asked kind, or the table does not answer this question.
+    if (read === null || read.cells.some((c) => !cellOfKind(c.value, type))) continue;
+    const cite = ` [${passage.n}]`;
+    const [first] = read.cells;
+    let lines: string[];
+    if (read.cells.length === 1) {
+      lines = [`${documentText(first.column)}, ${documentText(first.key)}: ${documentText(first.value)}${cite}`];
+    } else if (read.cells.every((c) => c.column === first.column)) {
+      // The rows the question names, under their one column.
+      lines = [`${documentText(first.column)}:`, ...read.cells.map((c) => `- ${documentText(c.key)}: ${documentText(c.value)}${cite}`)];
+    } else {
+      // One row, the columns (plans, cases) the question does not choose between.
+      lines = [`${documentText(first.key)}:`, ...read.cells.map((c) => `- ${documentText(c.column)}: ${documentText(c.value)}${cite}`)];
+    }
+    if (lines.every((l) => groundable(l, passage))) return lines.join('\n');
+  }
+  return null;
+}
+
+/**
  * "השתתפות עצמית: 850 ש"ח [1]" from the best quote when it states the asked fact, the asked fact
  * listed by condition where a document states several (conditionalLead), or null.
  */
@@ -142,6 +181,9 @@ export async function factLead(reading: QuestionReading, lang: Lang, quotes: rea
     const listed = await conditionalLead(question, type, lang, asked, quotes[0], passages);
     if (listed) return listed;
   }
+  // A table the question points into (a plan's column, an age's row) is read where the best quote is.
+  const table = tableLead(question, type, quotes[0].passage);
+  if (table) return table;
   // Only the best quote may lead: the later ones come from other pages that merely speak of the
   // subject (extractive.ts), and a number from one of them would answer another question.
   for (const q of quotes.slice(0, 1)) {
@@ -153,6 +195,12 @@ export async function factLead(reading: QuestionReading, lang: Lang, quotes: rea
         if (groundable(line, q.passage)) return line;
       }
     }
+  }
+  // No quote states it: a table of another passage the question points into.
+  for (const p of passages) {
+    if (p === quotes[0].passage) continue;
+    const read = tableLead(question, type, p);
+    if (read) return read;
   }
   return null;
 }
