@@ -8,8 +8,13 @@
  * the right page of the customer's document among the results (a site page with the same words
  * does not count). Unanswerable questions report what the top result looks like.
  *
+ * With --answers each answerable question is also answered by the real loop (extractive, as the
+ * widget answers without a model), and the answer's first citation judged: the customer's
+ * document at a right page, one page either side allowed (a clause that starts at the foot of a
+ * page is read on the next).
+ *
  *   npx tsx builder/eval/device-retrieval.ts [--index demo/.generated/demo-index]… [--hybrid]
- *     [--model-dir models] [--data ../shared/data] [--k 10] [--json <out>]
+ *     [--answers] [--model-dir models] [--data ../shared/data] [--k 10] [--json <out>]
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
@@ -17,6 +22,8 @@ import { parseArgs } from 'node:util';
 import type { ParsedDeviceDocument } from '../../widget/core/device/device-document.ts';
 import { parseDeviceDocument } from '../../widget/core/device/parse-device-document.ts';
 import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
+import { ExtractiveEngine } from '../../widget/engines/extractive.ts';
+import { runAnswerLoop } from '../../widget/loop/machine.ts';
 import { LocalSearchService } from '../../widget/search/local-search-service.ts';
 import type { ContextPassage } from '../../widget/search/search-service.ts';
 import { positiveInt } from '../cli/args.ts';
@@ -71,6 +78,13 @@ interface ModeSummary {
   questions: QuestionResult[];
   /** Mean ms per search (the question's embedding included in hybrid). */
   msPerQuestion: number;
+  /** With --answers: the answerable questions whose answer's first citation is a right page (±1) of the customer's document. */
+  answers: {
+    firstCitesOwn: number;
+    firstCitesOwnPage: number;
+    unanswerableRefused: number;
+    questions: { id: string; first: { origin: string; file: string; page: number } | null; hit: boolean }[];
+  } | null;
 }
 
 interface DocumentReport {
@@ -113,7 +127,31 @@ function judge(question: DeviceQuestion, passages: ContextPassage[], documentId:
   };
 }
 
-async function runQuestions(service: LocalSearchService, doc: DeviceQuestionDocument, documentId: string, mode: 'bm25' | 'hybrid', k: number): Promise<ModeSummary> {
+/** The answerable questions answered by the loop, each first citation judged (see the header). */
+async function runAnswers(service: LocalSearchService, doc: DeviceQuestionDocument, documentId: string): Promise<NonNullable<ModeSummary['answers']>> {
+  const engine = new ExtractiveEngine();
+  const questions: NonNullable<ModeSummary['answers']>['questions'] = [];
+  let unanswerableRefused = 0;
+  for (const question of doc.questions) {
+    const answer = await runAnswerLoop({ question: question.question, history: [] }, { search: service, engine });
+    if (question.pages.length === 0) {
+      if (answer.refused) unanswerableRefused++;
+      continue;
+    }
+    const first = answer.citations[0] ?? null;
+    const own = first !== null && first.origin === 'device' && first.deviceDocument === documentId;
+    const hit = own && question.pages.some((p) => Math.abs(p - first.page) <= 1);
+    questions.push({ id: question.id, first: first ? { origin: first.origin ?? 'site', file: first.file, page: first.page } : null, hit });
+  }
+  return {
+    firstCitesOwn: questions.filter((q) => q.first?.origin === 'device').length,
+    firstCitesOwnPage: questions.filter((q) => q.hit).length,
+    unanswerableRefused,
+    questions,
+  };
+}
+
+async function runQuestions(service: LocalSearchService, doc: DeviceQuestionDocument, documentId: string, mode: 'bm25' | 'hybrid', k: number, answers: boolean): Promise<ModeSummary> {
   const results: QuestionResult[] = [];
   const started = performance.now();
   for (const question of doc.questions) {
@@ -142,6 +180,7 @@ async function runQuestions(service: LocalSearchService, doc: DeviceQuestionDocu
     },
     questions: results,
     msPerQuestion,
+    answers: answers ? await runAnswers(service, doc, documentId) : null,
   };
 }
 
@@ -166,14 +205,15 @@ async function measureDocument(options: {
   parseMs: number;
   k: number;
   embedder: Embedder | null;
+  answers: boolean;
 }): Promise<DocumentReport> {
-  const { index, doc, parsed, bytes, k, embedder } = options;
+  const { index, doc, parsed, bytes, k, embedder, answers } = options;
   // BM25 first: a service with no question model answers by words alone, as the widget does until the model is in.
   const service = LocalSearchService.fromIndex(index);
   const t0 = performance.now();
   const info = await service.addDocument(parsed, bytes);
   const addMs = performance.now() - t0;
-  const modes = [await runQuestions(service, doc, info.id, 'bm25', k)];
+  const modes = [await runQuestions(service, doc, info.id, 'bm25', k, answers)];
   let embedMs: number | null = null;
   if (embedder) {
     const manifest = index.manifest.embedder;
@@ -185,7 +225,7 @@ async function measureDocument(options: {
     service.setPassageEmbedder({ id: manifest.id, dim: manifest.dimensions, prefix: manifest.passagePrefix, embed });
     await embedded(service, AbortSignal.timeout(60 * 60 * 1000));
     embedMs = performance.now() - t1;
-    modes.push(await runQuestions(service, doc, info.id, 'hybrid', k));
+    modes.push(await runQuestions(service, doc, info.id, 'hybrid', k, answers));
   }
   service.dispose();
   return { file: doc.file, index: options.indexName, pages: parsed.pageCount, chunks: parsed.chunks.length, lang: parsed.lang, parseMs: options.parseMs, addMs, embedMs, modes };
@@ -222,6 +262,14 @@ function printReport(reports: DocumentReport[], k: number): void {
         const own = u.topDevice ? `; best of the document: rank ${u.topDevice.rank}, p${u.topDevice.page}, score ${fixed(u.topDevice.score)}` : '';
         out(`    unanswerable ${u.id}: top ${top}${own}`);
       }
+      if (m.answers) {
+        const a = m.answers;
+        out(
+          `    answers: first citation the customer's document ${a.firstCitesOwn} of ${m.answerable}, at a right page (±1) ${a.firstCitesOwnPage} of ${m.answerable} (${pct(a.firstCitesOwnPage, m.answerable).trim()}); unanswerable refused ${a.unanswerableRefused} of ${m.unanswerable.length}`,
+        );
+        const wrong = a.questions.filter((q) => !q.hit).map((q) => `${q.id} (${q.first ? `${q.first.origin} ${basename(q.first.file).slice(0, 30)} p${q.first.page}` : 'no citation'})`);
+        if (wrong.length) out(`      not: ${wrong.join(', ')}`);
+      }
       const missed = m.questions.filter((q) => q.rank === null && !m.unanswerable.some((u) => u.id === q.id));
       if (missed.length) out(`    missed in ${k}: ${missed.map((q) => `${q.id}${q.deviceRank ? ` (device rank ${q.deviceRank})` : ''}`).join(', ')}`);
     }
@@ -239,6 +287,7 @@ async function main(): Promise<void> {
       k: { type: 'string' },
       only: { type: 'string' },
       json: { type: 'string' },
+      answers: { type: 'boolean' },
     },
   });
   const root = resolve(import.meta.dirname, '../..');
@@ -268,7 +317,7 @@ async function main(): Promise<void> {
       for (const doc of documents) {
         const { parsed: document, bytes, parseMs } = parsed.get(doc.file)!;
         process.stderr.write(`${basename(doc.file)} over ${basename(dir)}…\n`);
-        reports.push(await measureDocument({ index, indexName: basename(dir), doc, parsed: document, bytes, parseMs, k, embedder }));
+        reports.push(await measureDocument({ index, indexName: basename(dir), doc, parsed: document, bytes, parseMs, k, embedder, answers: values.answers === true }));
       }
     } finally {
       await embedder?.dispose();

@@ -77,13 +77,15 @@ export interface Assessment {
   high: boolean;
 }
 
-export function assess(evidence: Pick<Evidence, 'features'>, model: AnswerabilityModel = ANSWERABILITY_WEIGHTS): Assessment {
+export function assess(evidence: Pick<Evidence, 'features' | 'ownDocument'>, model: AnswerabilityModel = ANSWERABILITY_WEIGHTS): Assessment {
   const f = evidence.features;
   const offTopic = probability(model.offTopic, f);
   const answerable = probability(model.answerable, f);
   const correct = probability(model.correct, f);
   const guarded = f.insuranceWords !== 0;
-  const offTopicAlone = !guarded && (f.smallTalk === 1 || offTopic >= model.offTopic.threshold);
+  // A question the customer's own document answers best is about their policy (evidence.ts ownDocument).
+  const theirs = evidence.ownDocument === true;
+  const offTopicAlone = !guarded && (f.smallTalk === 1 || (!theirs && offTopic >= model.offTopic.threshold));
   return {
     offTopic,
     answerable,
@@ -91,7 +93,7 @@ export function assess(evidence: Pick<Evidence, 'features'>, model: Answerabilit
     // A question that names insurance is never "off-topic": it deserves "not in the documents".
     // Small talk is off-topic by its form (small-talk.ts); otherwise the model decides, with a
     // lower bar for a question the evidence already refuses: the only change is the reply's words.
-    isOffTopic: offTopicAlone || (!guarded && answerable < model.answerable.threshold && offTopic >= model.offTopic.refusedThreshold),
+    isOffTopic: offTopicAlone || (!guarded && !theirs && answerable < model.answerable.threshold && offTopic >= model.offTopic.refusedThreshold),
     offTopicAlone,
     refuse: answerable < model.answerable.threshold,
     high: correct >= model.correct.high,

@@ -84,7 +84,22 @@ export type EvidenceVector = Record<EvidenceFeature, number>;
 export interface Evidence {
   features: EvidenceVector;
   questionType: QuestionType;
+  /**
+   * The best passage is from a document the customer added on this device, and holds at least
+   * OWN_DOCUMENT_MIN_COVERAGE of the question's words: the question is about their own policy,
+   * never off-topic, whatever the site's index knows of its words. Not a feature: no model was
+   * fitted with it. Absent: false.
+   */
+  ownDocument?: boolean;
 }
+
+/**
+ * Share of the question's weighted words the customer's best passage must hold to make the
+ * question theirs. An English question about an English policy the customer added over a Hebrew
+ * site reads as off-topic to the site's models (its words are unknown to the site); a question that
+ * shares a few words with their policy by chance ("what is the weather tomorrow?") does not reach this.
+ */
+export const OWN_DOCUMENT_MIN_COVERAGE = 0.3;
 
 /** Passages whose sentences are examined: those an engine would quote from. */
 export const EVIDENCE_PASSAGES = 5;
@@ -254,5 +269,6 @@ export function computeEvidence({ query, response, passages, graded, fixedDomain
     smallTalk: query.smallTalk ? 1 : 0,
     ...semanticFeatures(response.result.semantic ?? null, top),
   };
-  return { features, questionType: type };
+  const ownDocument = passages[0]?.origin === 'device' && weightedShare(words, weights, passageTerms[0]) >= OWN_DOCUMENT_MIN_COVERAGE;
+  return { features, questionType: type, ownDocument };
 }

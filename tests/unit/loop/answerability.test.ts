@@ -10,11 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatTurn } from '../../../widget/answer/types.ts';
 import { ExtractiveEngine } from '../../../widget/engines/extractive.ts';
 import { assess, probability, type AnswerabilityModel } from '../../../widget/loop/answerability.ts';
-import { EVIDENCE_FEATURES, idf, missingKey, routeEvidence, wordIdf, type EvidenceVector } from '../../../widget/loop/evidence.ts';
+import { computeEvidence, EVIDENCE_FEATURES, idf, missingKey, routeEvidence, wordIdf, type EvidenceVector } from '../../../widget/loop/evidence.ts';
+import { readText } from '../../../widget/text/question-reading.ts';
 import { runAnswerLoop } from '../../../widget/loop/machine.ts';
 import { contentWords, termSet } from '../../../widget/text/terms.ts';
 import type { LocalSearchService } from '../../../widget/search/local-search-service.ts';
-import { buildDemoIndex } from './helpers.ts';
+import { buildDemoIndex, passage } from './helpers.ts';
 
 const features = (values: Partial<EvidenceVector>): EvidenceVector => Object.fromEntries(EVIDENCE_FEATURES.map((f) => [f, values[f] ?? 0])) as EvidenceVector;
 
@@ -54,6 +55,26 @@ describe('answerability decisions', () => {
     expect(assess({ features: features({ ...between, sentenceCoverage: -0.1 }) }, model).isOffTopic).toBe(true);
     expect(assess({ features: features({ ...between, sentenceCoverage: 0.1 }) }, model).isOffTopic).toBe(false);
     expect(assess({ features: features({ ...between, sentenceCoverage: -0.1, insuranceWords: 1 }) }, model).isOffTopic).toBe(false);
+  });
+
+  it("never flags off-topic a question the customer's own document answers best, though small talk stays small talk", () => {
+    expect(assess({ features: features({ unknownMass: 0.5 }), ownDocument: true }, model).isOffTopic).toBe(false);
+    expect(assess({ features: features({ unknownMass: 0.1, sentenceCoverage: -0.1 }), ownDocument: true }, model).isOffTopic).toBe(false);
+    expect(assess({ features: features({ unknownMass: 0.5 }), ownDocument: false }, model).isOffTopic).toBe(true);
+    expect(assess({ features: features({ smallTalk: 1 }), ownDocument: true }, model).isOffTopic).toBe(true);
+  });
+
+  it("reads a question as the customer's when their document's passage is the best and holds enough of its words", () => {
+    const question = 'What is the most you would pay for one watch if it is not a specified item?';
+    const result = { query: question, mode: 'bm25' as const, route: null, domainFilter: null, expansions: [], termStats: { chunks: 100, df: { watch: 1, specified: 1, item: 2, pay: 10 } } };
+    const own = passage('The most we will pay for any one watch that is not a specified item is $2,500.', { origin: 'device', deviceDocument: 'd1', file: 'PDS.pdf' });
+    const site = passage('The most we will pay for any one watch that is not a specified item is $2,500.', { origin: 'site' });
+    const chance = passage('You can pay your premium monthly.', { origin: 'device', deviceDocument: 'd1', file: 'PDS.pdf' });
+    const evidence = (p: typeof own) => computeEvidence({ query: readText(question), response: { result }, passages: [p, site], graded: [{ coverage: 1, relevance: 1 }, { coverage: 1, relevance: 1 }] });
+    expect(evidence(own).ownDocument).toBe(true);
+    expect(evidence(site).ownDocument).toBe(false);
+    // Their document first by a word or two only: the site's models decide, as without it.
+    expect(evidence(chance).ownDocument).toBe(false);
   });
 
   it('flags small talk whatever the probabilities, unless it names insurance', () => {
