@@ -145,7 +145,7 @@ export function readTable(table: PassageTable, question: string, words: readonly
     let key = -1;
     let score = 0;
     row.forEach((cell, j) => {
-      if (keyColumns.has(j) && given.has(numberOf(cell) ?? '')) {
+      if (keyColumns.has(j) && keyNamed(cell, given)) {
         key = j;
         score = NUMBER_KEY_SCORE;
       } else if (!isValue(cell) && cell.length <= MAX_LABEL_CHARS && score < NUMBER_KEY_SCORE) {
@@ -210,14 +210,34 @@ function negationOf(header: string, reversed: boolean): string | null {
   return words[reversed ? at - 1 : at + 1] ?? words[reversed ? at + 1 : at - 1] ?? null;
 }
 
+/** A band of a key column ("21-30", "30-21" as a PDF may reverse it): its ends, the smaller first; null for any other cell. */
+function band(cell: string): [number, number] | null {
+  const m = cell.trim().match(/^(\d{1,3})\s*[-–]\s*(\d{1,3})$/u);
+  if (!m) return null;
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  return a <= b ? [a, b] : [b, a];
+}
+
+/** Whether a key cell is named by a number the question gives: the number itself, or a band that holds it ("אני בן 35" names "31-40"). */
+function keyNamed(cell: string, given: ReadonlySet<string>): boolean {
+  if (given.has(numberOf(cell) ?? '') && /^\d{1,4}$/u.test(cell.trim())) return true;
+  const range = band(cell);
+  return range !== null && [...given].some((n) => /^\d{1,3}$/u.test(n) && Number(n) >= range[0] && Number(n) <= range[1]);
+}
+
 /**
- * Whether a column holds the rows' keys as numbers: whole numbers of up to four digits, one a
- * row, in order (ages 65, 66, 67…; years). A number the question gives names a row only there:
- * "מדד יסודי 100" must not pick the row whose sum happens to be 100.
+ * Whether a column holds the rows' keys as numbers: whole numbers of up to four digits, or bands
+ * of them ("21-30"), one a row, in order (ages 65, 66, 67…; age bands; years). A number the
+ * question gives names a row only there: "מדד יסודי 100" must not pick the row whose sum happens
+ * to be 100.
  */
 function isKeyColumn(cells: readonly (string | undefined)[]): boolean {
   if (cells.length < 2) return false;
-  const values = cells.map((c) => (c && /^\d{1,4}$/u.test(c.trim()) ? Number(c) : Number.NaN));
+  const values = cells.map((c) => {
+    if (c && /^\d{1,4}$/u.test(c.trim())) return Number(c);
+    const range = c ? band(c) : null;
+    return range ? range[0] : Number.NaN;
+  });
   if (values.some(Number.isNaN)) return false;
   const up = values.every((v, i) => i === 0 || v > values[i - 1]);
   const down = values.every((v, i) => i === 0 || v < values[i - 1]);

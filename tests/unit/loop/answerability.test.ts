@@ -70,7 +70,16 @@ describe('answerability decisions', () => {
     const own = passage('The most we will pay for any one watch that is not a specified item is $2,500.', { origin: 'device', deviceDocument: 'd1', file: 'PDS.pdf' });
     const site = passage('The most we will pay for any one watch that is not a specified item is $2,500.', { origin: 'site' });
     const chance = passage('You can pay your premium monthly.', { origin: 'device', deviceDocument: 'd1', file: 'PDS.pdf' });
-    const evidence = (p: typeof own) => computeEvidence({ query: readText(question), response: { result }, passages: [p, site], graded: [{ coverage: 1, relevance: 1 }, { coverage: 1, relevance: 1 }] });
+    const evidence = (p: typeof own) =>
+      computeEvidence({
+        query: readText(question),
+        response: { result },
+        passages: [p, site],
+        graded: [
+          { coverage: 1, relevance: 1 },
+          { coverage: 1, relevance: 1 },
+        ],
+      });
     expect(evidence(own).ownDocument).toBe(true);
     expect(evidence(site).ownDocument).toBe(false);
     // Their document first by a word or two only: the site's models decide, as without it.

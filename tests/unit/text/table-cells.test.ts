@@ -84,6 +84,14 @@ describe('readTable', () => {
     });
   });
 
+  it('reads an age band as the row of every age it holds', () => {
+    const [bands] = passageTables(['גיל | ניתוחים בחו"ל | תרופות מחוץ לסל', '21-30 | 8.23 | 17.43', '31-40 | 9.79 | 24.18', '41-50 | 12.15 | 39.11'].join('\n'));
+    expect(readTable(bands, 'אני בן 35, כמה עולה הכיסוי לתרופות מחוץ לסל?')).toEqual({ cells: [{ column: 'תרופות מחוץ לסל', key: 'גיל 31-40', value: '24.18' }] });
+    // 3 children are no age of a band, and 60 is past the last.
+    expect(readTable(bands, 'יש לי 3 ילדים, כמה עולה הכיסוי לתרופות מחוץ לסל?')).toBeNull();
+    expect(readTable(bands, 'אני בן 60, כמה עולה הכיסוי לתרופות מחוץ לסל?')).toBeNull();
+  });
+
   it('takes a number of the question as a row key only in a column of keys, and never a column whose header states another number', () => {
     const [units] = passageTables('| 10 מנות | 1 מנה | כיסוי | | 500,000 | 50,000 | מוות מתאונה | | 1,000 | 100 | אשפוז יומי |');
     // 100 is the index base the customer quotes, not the daily sum; the columns are for 10 units and 1, not 4.
