@@ -39,7 +39,7 @@ const NEGATION = /(?:^|[^\u05D0-\u05EA])[וש]?(?:לא|אינו|אינה|ללא)
 const MAX_LABEL_CHARS = 80;
 /** A row named by its key number outranks one named by words. */
 const NUMBER_KEY_SCORE = 100;
-/** The most rows a lead lists: more is the whole table, which the quote shows. */
+/** The most cells a lead lists (rows named × columns not chosen between): more is the whole table, which the quote shows. */
 export const MAX_READ_ROWS = 4;
 
 function cellsOf(segment: string): string[] {
