@@ -89,6 +89,9 @@ export function passageTables(text: string): PassageTable[] {
     }
     for (const row of rows) {
       if (current.length > 0 && row.length !== current[0].length) close();
+      // The header again: the builder repeats it over each piece of a table, and a passage widened
+      // with the next piece holds it twice.
+      if (current.length > 0 && row.every((cell, j) => cell === current[0][j])) continue;
       current.push(row);
     }
   }

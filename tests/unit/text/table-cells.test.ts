@@ -42,6 +42,11 @@ describe('passageTables', () => {
     ]);
   });
 
+  it('reads a header repeated over the next piece of a table as the same table, not a row', () => {
+    const [table] = passageTables(['גיל | פרמיה', '65 | 41.00', '66 | 42.34', 'גיל | פרמיה', '67 | 43.77'].join('\n'));
+    expect(table.rows.map((r) => r[0])).toEqual(['65', '66', '67']);
+  });
+
   it('finds no table in prose, nor in a lone line with bars', () => {
     expect(passageTables('הביטוח מכסה נזקי מים. אין כיסוי לבלאי.')).toEqual([]);
     expect(passageTables('ביטוח דירה | הראל')).toEqual([]);
