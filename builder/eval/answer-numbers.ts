@@ -32,7 +32,7 @@ function referenceBefore(text: string, at: number): boolean {
 }
 
 /** The numbers the digit runs of `text` state, with where each run stands. */
-function digitNumbers(text: string): { values: string[]; start: number; end: number }[] {
+export function digitNumbers(text: string): { values: string[]; start: number; end: number }[] {
   const out: { values: string[]; start: number; end: number }[] = [];
   for (const match of text.replace(/\[\d+\]/g, (m) => ' '.repeat(m.length)).matchAll(DIGITS)) {
     const raw = match[0];

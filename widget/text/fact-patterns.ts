@@ -21,6 +21,13 @@ export const NUM = `(?<![\\d.,/:*]|\\d-)(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d+)
 const SMALL = `(?<![\\d.,/:*]|\\d-)\\d{1,3}(?![\\d/:%]|[.,]\\d|-\\d)`;
 /** A Hebrew number word may carry one proclitic ("לשלושה חודשים"), left out of the fact. */
 const HE_WORD_START = `(?<=(?:^|[^${HE}])[ולבמהש]?)`;
+/**
+ * Where a dual ("חודשיים", "שנתיים") is two months or two years, not the plural adjective "monthly"
+ * or "annual" it is spelled the same as: never with the article ("דמי הביטוח השנתיים") and never
+ * right after a plural noun ("פיצויים חודשיים", "תשלומים חודשיים"). Found in a hand check of 50
+ * facts (docs/how-it-answers.md).
+ */
+const DUAL_START = `(?<![${HE}]{2,}(?:ים|ות)\\s)(?<=(?:^|[^${HE}])[ולבמש]?)`;
 /** A Hebrew number in words, compounds whole ("שמונה עשרה", "עשרים וחמישה"): never cut inside one. */
 const HE_NUMBER_WORD = `(?:${HE_NUMBER_PHRASE})`;
 const EN_NUMBER_WORD = '(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|twenty|thirty|forty|fifty|sixty|ninety)';
@@ -41,7 +48,7 @@ export const DURATION = new RegExp(
   [
     `${NUM}\\s?-?\\s?${HE_UNIT}${NOT_WORD_AFTER}`,
     `${HE_WORD_START}${HE_NUMBER_WORD}\\s+${HE_UNIT}${NOT_WORD_AFTER}`,
-    `${HE_WORD_START}(?:יומיים|שבועיים|חודשיים|שנתיים|שעתיים)${NOT_WORD_AFTER}`,
+    `${DUAL_START}(?:יומיים|שבועיים|חודשיים|שנתיים|שעתיים)${NOT_WORD_AFTER}`,
     `\\b(?:${NUM}|${EN_NUMBER_WORD})(?:\\s+|-)${EN_UNIT}\\b`,
   ].join('|'),
   'giu',

@@ -53,6 +53,14 @@ describe('findFact: durations, ages, percentages, counts', () => {
     expect(findFact('תקופת האכשרה לניתוחים היא 12 חודשים.', 'duration')).toEqual({ kind: 'duration', text: '12 חודשים', label: 'תקופת האכשרה' });
   });
 
+  it('reads a dual as two months or two years, never the plural adjective "monthly" or "annual" it is spelled as', () => {
+    expect(findFact('התביעה תשולם תוך חודשיים מיום ההודעה.', 'duration')?.text).toBe('חודשיים');
+    expect(findFact('הכיסוי ניתן למשך שנתיים לפחות.', 'duration')?.text).toBe('שנתיים');
+    expect(findFact('קיזוז פיצויים חודשיים המשולמים ממבטחים אחרים.', 'duration')).toBeNull();
+    expect(findFact('המבטח ישאיר לעצמו 10% מדמי הביטוח השנתיים.', 'duration')).toBeNull();
+    expect(findFact('דמי האשראי ישולמו בתשלומים חודשיים שווים ורצופים.', 'duration')).toBeNull();
+  });
+
   it('finds ages, and does not read an age as a duration', () => {
     expect(texts('ניתן להצטרף לכיסוי עד גיל 70 בלבד.', 'age')).toEqual(['עד גיל 70']);
     expect(texts('מבוטחת שטרם מלאו לה 42 שנים ביום האירוע.', 'age')).toEqual(['שטרם מלאו לה 42 שנים']);
