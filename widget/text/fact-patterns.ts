@@ -67,7 +67,7 @@ export const AGE = new RegExp(
 );
 
 /** Plural nouns after a number that are units of another kind of fact, not things counted. */
-const NOT_COUNTED_HE = '(?:ימים|שנים|חודשים|שבועות|שעות|דקות|שקלים|דולרים|אחוזים|נקודות|ימי|פעמים|שנות|מטרים|קילומטרים)';
+const NOT_COUNTED_HE = '(?:ימים|שנים|חודשים|שבועות|שעות|דקות|שקלים|דולרים|אחוזים|נקודות|ימי|פעמים|שנות|מטרים|קילומטרים|סעיפים|פרקים|עמודים|תקנות)';
 const NOT_COUNTED_EN = '(?:days|weeks|months|years|hours|minutes|dollars|euros|shekels|percent|pages|points|times|tons|kms|meters|metres|kilometers|kilometres)';
 export const COUNT = new RegExp(
   [
@@ -75,8 +75,10 @@ export const COUNT = new RegExp(
     `${HE_WORD_START}(?:פעמיים|פעם\\s+אחת)${NOT_WORD_AFTER}`,
     `${HE_WORD_START}${HE_NUMBER_WORD}\\s+פעמים${NOT_WORD_AFTER}`,
     `${SMALL}\\s+מתוך\\s+${SMALL}${NOT_WORD_AFTER}`,
-    // A noun after "for/in/as" (ל/ב/כ: "9 להתייעצות") is not what is counted.
-    `${SMALL}\\s+(?!${NOT_COUNTED_HE}${NOT_WORD_AFTER}|[לבכ])[${HE}]{2,}(?:ים|ות)${NOT_WORD_AFTER}`,
+    // A noun after "for/in/as" (ל/ב/כ: "9 להתייעצות") is not what is counted, nor one with the
+    // article or "and" ("3 המסמכים", "6 ובתנאים"): Hebrew counts a definite noun in the construct
+    // ("שלושת המסמכים"), so such a number is a list marker or a section the PDF parse put beside it.
+    `${SMALL}\\s+(?!${NOT_COUNTED_HE}${NOT_WORD_AFTER}|[לבכהו])[${HE}]{2,}(?:ים|ות)${NOT_WORD_AFTER}`,
     `\\b(?:${SMALL}|${EN_NUMBER_WORD})\\s+times\\b`,
     `\\b(?:once|twice|thrice)\\b`,
     `\\b(?:${SMALL}|${EN_NUMBER_WORD})\\s+(?!${NOT_COUNTED_EN}\\b)[a-z]{2,}s\\b`,

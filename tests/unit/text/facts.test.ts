@@ -83,6 +83,10 @@ describe('findFact: durations, ages, percentages, counts', () => {
     expect(texts('ניתן להשתמש בשירות שלוש פעמים בשנה.', 'count')).toEqual(['שלוש פעמים']);
     expect(findFacts('ראו עמוד 3 מתוך 10, ותוך 5 ימים.', 'count')).toEqual([]);
     expect(findFacts('עד 9 להתייעצות בשנת ביטוח.', 'count')).toEqual([]);
+    // A list marker or a section beside the next word, as the PDF parse leaves them (the hand check of 50 facts).
+    expect(findFacts('את כל ההודעות ו/או 3 המסמכים הקשורים להליך החיתום.', 'count')).toEqual([]);
+    expect(findFacts('סייגים כלליים 6 ובתנאים הכלליים של הפוליסה.', 'count')).toEqual([]);
+    expect(findFacts('כאמור ב 5 ו 4 סעיפים לעיל.', 'count')).toEqual([]);
   });
 
   it('finds no fact for a question type that asks for none', () => {
