@@ -1,9 +1,11 @@
 /**
- * The lines an extractive answer opens with, built only from the sentences it quotes: the asked
- * fact ("השתתפות עצמית: 850 ש"ח [1]"), a verdict on cover ("לא מכוסה — חריג בפוליסה [1], לפי
- * מסמכי הפוליסה:") and the frame of the quotes, which says so when every quoted clause is in the
- * other language. Nothing here is made up: the fact is the clause's own text, and the verdict is
- * one the clause states in so many words (verdict.ts).
+ * The lines an extractive answer opens with, built only from the sentences it quotes and the
+ * tables of its passages: the asked fact ("השתתפות עצמית: 850 ש"ח [1]"), or the table cell the
+ * question points into with its column and row ("גבר מעשן, גיל 66: 75.17 [1]"), a verdict on cover
+ * ("לא מכוסה — חריג בפוליסה [1], לפי מסמכי הפוליסה:") and the frame of the quotes, which says so
+ * when every quoted clause is in the other language. Nothing here is made up: the fact and the
+ * cell are the document's own text, and the verdict is one the clause states in so many words
+ * (verdict.ts).
  *
  * The fact line is a claim, checked here with the loop's own grounding (ground.ts) against its
  * passage before it is written, so a lead can never cost the answer its grounding: when neither
@@ -25,8 +27,8 @@ import type { QuestionReading, TextReading } from '../text/question-reading.ts';
 import { lexicalSupport } from '../text/lexical-support.ts';
 import { contentWords, coverage, termSet } from '../text/terms.ts';
 import { ANSWER_LEADS, strings } from '../text/strings.ts';
-import type { GradedPassage } from './engine.ts';
 import { passageTables, readTable } from '../text/table-cells.ts';
+import type { GradedPassage } from './engine.ts';
 import { conditionalFacts, factsForQuestion, type ConditionalFact } from './fact-list.ts';
 
 /** A quoted sentence and the passage it is quoted from. */
@@ -143,7 +145,7 @@ function cellOfKind(value: string, type: FactKind): boolean {
 
 /**
  * The cell of a passage's table that the question points into, stated with its column's header
- * and its row's key ("מעשנת לא אשה, גיל 65: 41.00 [1]"), or the cells of the rows it names, listed;
+ * and its row's key ("אשה לא מעשנת, גיל 65: 41.00 [1]"), or the cells of the rows it names, listed;
  * null when no table of `passage` is read (text/table-cells.ts) or the line would not be grounded.
  */
 function tableLead(question: TextReading, type: FactKind, passage: GradedPassage): string | null {
@@ -170,7 +172,8 @@ function tableLead(question: TextReading, type: FactKind, passage: GradedPassage
 
 /**
  * "השתתפות עצמית: 850 ש"ח [1]" from the best quote when it states the asked fact, the asked fact
- * listed by condition where a document states several (conditionalLead), or null.
+ * listed by condition where a document states several (conditionalLead), the cell of a table the
+ * question points into (tableLead), or null.
  */
 export async function factLead(reading: QuestionReading, lang: Lang, quotes: readonly QuotedSentence[], passages: readonly GradedPassage[] = []): Promise<string | null> {
   const type = reading.factKind;
@@ -196,7 +199,9 @@ export async function factLead(reading: QuestionReading, lang: Lang, quotes: rea
       }
     }
   }
-  // No quote states it: a table of another passage the question points into.
+  // No quote states it: a table of another passage the question points into. Unlike a sentence's
+  // number, a cell is read only where the question names both its row and its column (or the
+  // table's one value column), which says the table is about what is asked.
   for (const p of passages) {
     if (p === quotes[0].passage) continue;
     const read = tableLead(question, type, p);
