@@ -7,8 +7,11 @@
  *
  * Only what the passage shows to be a table is one: a row is a line of the passage's run of lines
  * with the same number of cells, and the run's first line is its header. A sentence that merely
- * holds a `|` (a running header, "A | B | C") stays text.
+ * holds a `|` (a running header, "A | B | C") stays text. A PDF's table that reached the index
+ * packed in one line ("| a | b | | c | d |": rows of equal width, an empty cell between them,
+ * text/table-cells.ts) is a table too, its first row the header.
  */
+import { lineRows } from '../text/table-cells.ts';
 
 /** Between the cells of a row, as the builder writes it. */
 export const CELL_SEPARATOR = ' | ';
@@ -38,6 +41,8 @@ export function tableHeaderFor(passage: string, quote: string): string | null {
     if (!cells) continue;
     const at = lines.indexOf(piece);
     if (at < 0) continue;
+    const packed = lineRows(piece);
+    if (packed && packed.length > 1) return packed[0].join(CELL_SEPARATOR);
     let top = at;
     while (top > 0 && rowCells(lines[top - 1])?.length === cells.length) top--;
     // A lone line with bars, no header above it and no row under it, is a sentence, not a table.
@@ -57,6 +62,15 @@ export function quoteBlocks(quote: string, header: string | null | undefined): Q
   if (!head) return [{ kind: 'text', text: quote }];
   const blocks: QuoteBlock[] = [];
   for (const piece of quote.split(QUOTE_JOINER)) {
+    const packed = lineRows(piece);
+    if (packed && packed.length > 1 && packed.every((row) => row.length === head.length)) {
+      // A packed table's rows, its header among them once.
+      const rows = packed.filter((row) => row.join(CELL_SEPARATOR) !== head.join(CELL_SEPARATOR));
+      const last = blocks[blocks.length - 1];
+      if (last?.kind === 'table') last.rows.push(...rows);
+      else blocks.push({ kind: 'table', header: head, rows });
+      continue;
+    }
     const cells = rowCells(piece);
     const last = blocks[blocks.length - 1];
     if (cells && cells.length === head.length) {

@@ -50,7 +50,7 @@ function cellsOf(segment: string): string[] {
  * The rows one line holds: a line framed by bars may hold several rows of equal width with an
  * empty cell between them; any other line with " | " is one row. Null for a line that is no row.
  */
-function lineRows(line: string): string[][] | null {
+export function lineRows(line: string): string[][] | null {
   const text = line.trim();
   if (!text.includes(' | ') && !(text.startsWith('|') && text.endsWith('|'))) return null;
   if (SEPARATOR_ROW.test(text)) return [];

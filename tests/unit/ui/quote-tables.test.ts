@@ -52,3 +52,22 @@ describe('a quote read back as text and tables', () => {
     expect(quoteBlocks('סוג הנזק | השתתפות עצמית', undefined)).toEqual([{ kind: 'text', text: 'סוג הנזק | השתתפות עצמית' }]);
   });
 });
+
+describe('a table the PDF left packed in one line', () => {
+  const packed = '| אשה מעשנת | אשה לא מעשנת | גיל | | 68.74 | 41.00 | 65 | | 71.04 | 42.34 | 66 |';
+  const passage = `טבלת הפרמיות: פרמיה חודשית לכל 10,000 ₪\n${packed}\nדמי הביטוח קבועים.`;
+
+  it('is a table whose header is its first row', () => {
+    expect(tableHeaderFor(passage, packed)).toBe('אשה מעשנת | אשה לא מעשנת | גיל');
+    expect(quoteBlocks(packed, tableHeaderFor(passage, packed))).toEqual([
+      {
+        kind: 'table',
+        header: ['אשה מעשנת', 'אשה לא מעשנת', 'גיל'],
+        rows: [
+          ['68.74', '41.00', '65'],
+          ['71.04', '42.34', '66'],
+        ],
+      },
+    ]);
+  });
+});
