@@ -32,7 +32,7 @@ export interface TableRead {
 
 const SEPARATOR_ROW = /^[\s|:-]+$/u;
 /** A cell that states a value: digits with their signs and units, no more than a few words. */
-const VALUE_CELL = /^(?=[^\p{L}]*\d)[\d\s.,%₪$€()\-–+/]*(?:\s?(?:ש["״]ח|ש"ח|שקלים|ימים|יום|חודשים|שנים|שנה|%))?[\d\s.,%₪$€()\-–+/]*$/u;
+const VALUE_CELL = /^(?=[^\p{L}]*\d)[\d\s.,%₪$€()\-–+/]*(?:\s?(?:ש["״]ח|שקלים|ימים|יום|חודשים|שנים|שנה|%))?[\d\s.,%₪$€()\-–+/]*$/u;
 /** A word that negates a header ("לא מעשן", "non-smoker"): two columns may differ by it alone. */
 const NEGATION = /(?:^|[^\u05D0-\u05EA])[וש]?(?:לא|אינו|אינה|ללא)(?![\u05D0-\u05EA])|\b(?:non|not|no)\b/iu;
 /** A header or row label longer than this is a paragraph laid out in a table, not a label. */
@@ -103,9 +103,9 @@ function isValue(cell: string): boolean {
   return VALUE_CELL.test(cell);
 }
 
-function numberOf(text: string): string | null {
-  const m = text.match(/\d[\d,]*(?:\.\d+)?/u);
-  return m ? m[0].replace(/,/g, '') : null;
+/** The numbers a text writes in digits, thousands separators left out ("10,000" → "10000"). */
+function numbersIn(text: string): string[] {
+  return (text.match(/\d[\d,]*(?:\.\d+)?/gu) ?? []).map((n) => n.replace(/,/g, ''));
 }
 
 /** Question words a text holds (a header or a row's label). */
@@ -140,7 +140,7 @@ export function readTable(table: PassageTable, question: string, words: readonly
   // A header row of numbers or of paragraphs is a layout, not the header of a table.
   if (header.some((h) => h.length > MAX_LABEL_CHARS) || header.filter(isValue).length > header.length / 2) return null;
   const negated = NEGATION.test(question);
-  const given = new Set((question.match(/\d[\d,]*(?:\.\d+)?/gu) ?? []).map((n) => n.replace(/,/g, '')));
+  const given = new Set(numbersIn(question));
   const keyColumns = new Set(header.map((_, j) => j).filter((j) => isKeyColumn(rows.map((r) => r[j]))));
   // A row named by a number the question gives in a key column (an age), or by its label's words.
   const named: { row: string[]; key: number; score: number }[] = [];
@@ -171,21 +171,15 @@ export function readTable(table: PassageTable, question: string, words: readonly
   const columns = header
     .map((h, j) => ({ j, found: wordsFound(words, h), negation: negationOf(h, reversedTable(header, keys)) }))
     .filter((c) => !keys.has(c.j) && chosen.every((r) => isValue(r.row[c.j] ?? '')))
-    .filter((c) => (header[c.j].match(/\d[\d,]*(?:\.\d+)?/gu) ?? []).every((n) => given.has(n.replace(/,/g, ''))));
+    .filter((c) => numbersIn(header[c.j]).every((n) => given.has(n)));
   if (columns.length === 0) return null;
   const most = Math.max(...columns.map((c) => c.found));
   let namedColumns = columns.length === 1 ? columns : columns.filter((c) => most > 0 && c.found === most);
   // Two columns told apart by a negation alone ("אשה מעשנת", "אשה לא מעשנת"): the question
   // decides only where it speaks of what is negated ("ולא מעשנת", "מעשן"); "לאשה בת 65" says
   // nothing of smoking, and both are listed.
-  if (namedColumns.length > 1) {
-    const decided = namedColumns.filter((c) => {
-      const governed = namedColumns.map((o) => o.negation).find((g) => g !== null);
-      if (!governed || wordsFound(words, governed) === 0) return true;
-      return (c.negation !== null) === negated;
-    });
-    namedColumns = decided;
-  }
+  const governed = namedColumns.length > 1 ? namedColumns.map((c) => c.negation).find((g) => g !== null) : undefined;
+  if (governed && wordsFound(words, governed) > 0) namedColumns = namedColumns.filter((c) => (c.negation !== null) === negated);
   if (namedColumns.length === 0 || namedColumns.length * chosen.length > MAX_READ_ROWS) return null;
   const cells: TableCell[] = [];
   for (const r of chosen) {
@@ -223,7 +217,8 @@ function band(cell: string): [number, number] | null {
 
 /** Whether a key cell is named by a number the question gives: the number itself, or a band that holds it ("אני בן 35" names "31-40"). */
 function keyNamed(cell: string, given: ReadonlySet<string>): boolean {
-  if (given.has(numberOf(cell) ?? '') && /^\d{1,4}$/u.test(cell.trim())) return true;
+  const whole = cell.trim();
+  if (/^\d{1,4}$/u.test(whole) && given.has(whole)) return true;
   const range = band(cell);
   return range !== null && [...given].some((n) => /^\d{1,3}$/u.test(n) && Number(n) >= range[0] && Number(n) <= range[1]);
 }
