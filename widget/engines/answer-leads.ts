@@ -44,7 +44,7 @@ function capitalized(label: string): string {
 }
 
 /** Whether the loop's grounding would accept `line` as supported by `passage` (or not count it as a claim). */
-function groundable(line: string, passage: GradedPassage): boolean {
+export function groundable(line: string, passage: GradedPassage): boolean {
   return lexicalSupport(line.replace(/\[\d+\]/g, '[1]'), [passage]).every((s) => s.supported);
 }
 

@@ -18,12 +18,14 @@ import { throwIfAborted } from '../core/errors.ts';
 import { expandQuery } from '../core/retrieval/expand.ts';
 import { detectLang } from '../core/tokenizer/index.ts';
 import { clauseTitleAt } from '../text/clause-title.ts';
+import { findContacts } from '../text/contacts.ts';
 import { answersType, askedFacts, isFactKind } from '../text/facts.ts';
 import { readStandalone, type QuestionReading } from '../text/question-reading.ts';
 import { quoted } from '../text/strings.ts';
 import { isQuotable, oneLine, sentenceSpans } from '../text/sentences.ts';
 import { contentWords, coverage, localIdf, termSet } from '../text/terms.ts';
 import { factLead, quotedVerdict, quotesFrame, type QuotedSentence } from './answer-leads.ts';
+import { contactLead } from './contact-lead.ts';
 import type { AnswerEngine, GenerateRequest, GenerateResult, GradedPassage } from './engine.ts';
 
 export interface ExtractiveOptions {
@@ -142,8 +144,11 @@ export function scoreSentences(reading: QuestionReading, passages: readonly Grad
   // A quantity about the term the question names ("מה ההשתתפות העצמית"), not any quantity: a
   // housing allowance of 6,000 ש"ח must not win the bonus a deductible earns.
   const asked = reading.searchedAskedTerms;
+  // A question asking how to reach the insurer is answered by a sentence stating an asked channel's contact.
+  const channels = reading.contactChannels;
+  const statesContact = (sentence: string) => channels !== null && findContacts(sentence).some((c) => channels.includes(c.channel));
   const carriesAnswer = (sentence: string, sectionPath: readonly string[]) =>
-    isFactKind(type) ? askedFacts(sentence, question, type, asked, sectionPath).length > 0 : type !== 'other' && answersType(sentence, type, sectionPath);
+    statesContact(sentence) || (isFactKind(type) ? askedFacts(sentence, question, type, asked, sectionPath).length > 0 : type !== 'other' && answersType(sentence, type, sectionPath));
   // A sentence stating the asked fact under a heading or clause title that names the asked term
   // ("השתתפות עצמית" over "בכל תביעה לנזקי מים ינוכה… 850 ש"ח") holds that term too (and its
   // lexicon equivalents): what tells such sentences apart is then the rest of the question.
@@ -211,6 +216,12 @@ export class ExtractiveEngine implements AnswerEngine {
     const byN = new Map(request.passages.map((p) => [p.n, p]));
     const quotedSentences: QuotedSentence[] = selected.map((s) => ({ n: s.n, sentence: s.sentence, passage: byN.get(s.n)! }));
     const fact = await factLead(reading, request.lang, quotedSentences, request.passages);
+    const contacts = contactLead(reading, request.lang, quotedSentences, request.passages);
+    // The quote under a contact lead holds the contacts it lists, after the best quote.
+    if (contacts && !selected.some((s) => s.n === contacts.source.n && s.sentence === contacts.source.sentence)) {
+      selected.splice(1, 0, { ...contacts.source, score: 0, relevance: 0 });
+      quotedSentences.splice(1, 0, { ...contacts.source, passage: byN.get(contacts.source.n)! });
+    }
     throwIfAborted(request.signal);
     const verdict = type === 'coverage' ? quotedVerdict(quotedSentences) : null;
     const lines: string[] = [];
@@ -219,6 +230,7 @@ export class ExtractiveEngine implements AnswerEngine {
       request.onText?.(lines.join('\n'));
     };
     if (fact) emit(fact);
+    if (contacts) emit(contacts.text);
     emit(quotesFrame(request.lang, quotedSentences, verdict));
     for (const s of selected) {
       await Promise.resolve();

@@ -12,6 +12,7 @@
  */
 import type { Lang } from '../core/schema.ts';
 import { detectLang } from '../core/tokenizer/index.ts';
+import { askedChannels, type ContactChannel } from './contacts.ts';
 import { factLabels, isFactKind, type FactKind } from './facts.ts';
 import { namedInsurance } from './follow-up-subject.ts';
 import { mentionsInsurance } from './insurance-words.ts';
@@ -54,6 +55,8 @@ export interface QuestionReading {
   readonly askedTerms: readonly string[];
   /** The same, as the searched words name it (sentence scoring reads the searched words). */
   readonly searchedAskedTerms: readonly string[];
+  /** The ways of reaching the insurer `asking` asks for ("לאן שולחים את הטפסים?": all of them; contacts.ts), null when none. */
+  readonly contactChannels: readonly ContactChannel[] | null;
   /** The answer's language (the question's own; the interface's for a question without letters). */
   readonly lang: Lang;
 }
@@ -83,7 +86,7 @@ export function readQuestion(typed: TextReading, searchedText: string, lang: Lan
   const factKind = isFactKind(asking.type) ? asking.type : null;
   const askedTerms = factKind ? factLabels(asking.text, factKind) : [];
   const searchedAskedTerms = !factKind ? [] : searched === asking ? askedTerms : factLabels(searched.text, factKind);
-  return { typed, searched, asking, factKind, askedTerms, searchedAskedTerms, lang };
+  return { typed, searched, asking, factKind, askedTerms, searchedAskedTerms, contactChannels: askedChannels(asking.text), lang };
 }
 
 /** A reading of a question asked alone and searched as typed (tests, evals, a caller without the loop). */

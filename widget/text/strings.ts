@@ -3,6 +3,7 @@
  * every text the loop adds to an answer is chosen by that language, never by the page's.
  */
 import type { Lang } from '../core/schema.ts';
+import type { ContactChannel } from './contacts.ts';
 import { offTopicEn, offTopicHe, type ContactChannels } from './off-topic-reply.ts';
 
 export type { ContactChannels } from './off-topic-reply.ts';
@@ -87,6 +88,10 @@ export interface AnswerLeads {
   otherLanguage: string;
   /** The rest of a verdict's line when every quoted clause is in the other language. */
   afterVerdictOtherLanguage: string;
+  /** The word before a contact of each channel ("פקס: 03-7348102 [1]"). */
+  contact: Record<ContactChannel, string>;
+  /** The heading of several contacts listed. */
+  contacts: string;
 }
 
 export const ANSWER_LEADS: Record<Lang, AnswerLeads> = {
@@ -98,6 +103,8 @@ export const ANSWER_LEADS: Record<Lang, AnswerLeads> = {
     afterVerdictMixed: 'לפי המסמך שלך ומסמכי הפוליסה הכלליים שבאתר:',
     otherLanguage: 'הסעיפים המתאימים כתובים באנגלית, והם מצוטטים כלשונם:',
     afterVerdictOtherLanguage: 'לפי הסעיפים המתאימים, שכתובים באנגלית ומצוטטים כלשונם:',
+    contact: { phone: 'טלפון', fax: 'פקס', sms: 'SMS', email: 'דוא״ל', post: 'דואר', web: 'אתר' },
+    contacts: 'דרכי הפנייה',
   },
   en: {
     fact: { amount: 'Amount', duration: 'Period', age: 'Age', percentage: 'Rate', count: 'Number' },
@@ -107,5 +114,7 @@ export const ANSWER_LEADS: Record<Lang, AnswerLeads> = {
     afterVerdictMixed: "according to your own document and the site's general policy documents:",
     otherLanguage: 'The matching clauses are in Hebrew, quoted as written:',
     afterVerdictOtherLanguage: 'according to the matching clauses, which are in Hebrew and quoted as written:',
+    contact: { phone: 'Phone', fax: 'Fax', sms: 'SMS', email: 'E-mail', post: 'Post', web: 'Website' },
+    contacts: 'How to reach them',
   },
 };

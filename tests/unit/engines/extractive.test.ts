@@ -177,3 +177,51 @@ describe('selectSentences', () => {
     expect(first.score).toBeGreaterThan(first.relevance);
   });
 });
+
+describe('a question asking how to reach the insurer', () => {
+  const claims = passage(
+    "לחלופין, אפשר לבחור כל רופא פרטי אחר ולהגיש לנו תביעה להחזר הוצאות. יש כמה דרכים להגשת התביעה: במייל, בכתובת: services@harel-ins.co.il בפקס, למספר: 03-7348102 בדואר, לכתובת: רח' אבא הלל 3 ת.ד 10952 רמת גן 5252202.",
+    { n: 1, file: 'dental/pages/claims.txt', domain: 'dental', sectionPath: ['הגשת תביעה'] },
+  );
+  const other = passage('תביעות רכב: בפקס, למספר: 03-5555555.', { n: 2, file: 'car/pages/claims.txt', domain: 'car', sectionPath: [] });
+
+  it("leads with the asked channels of the best quote's document, cited, and quotes the clause that states them", async () => {
+    const result = await answer('איך אני מגיש תביעה להחזר הוצאות טיפול שיניים?', [claims, other]);
+    expect(result.lines.slice(0, 4)).toEqual(['דרכי הפנייה:', '- דוא״ל: services@harel-ins.co.il [1]', '- פקס: 03-7348102 [1]', "- דואר: רח' אבא הלל 3 ת.ד 10952 רמת גן 5252202 [1]"]);
+    // Another department's fax is never listed.
+    expect(result.text).not.toContain('03-5555555');
+    expect(result.lines.some((l) => l.includes('03-7348102') && l.startsWith('“'))).toBe(true);
+    expectVerbatim(result, [claims, other]);
+  });
+
+  it('states the one channel asked for on one line', async () => {
+    const result = await answer('מה מספר הפקס להגשת תביעת שיניים?', [claims]);
+    expect(result.lines[0]).toBe('פקס: 03-7348102 [1]');
+  });
+
+  it('opens without a contact when the question asks for none', async () => {
+    const result = await answer('האם טיפול אצל רופא פרטי מכוסה?', [claims]);
+    expect(result.lines[0]).not.toMatch(/^(?:דרכי הפנייה|פקס|דוא״ל|דואר):/u);
+  });
+});
+
+describe('the quote under a contact lead', () => {
+  it("is the stretch of a scraped page's run-on sentence that lists the contacts, verbatim", async () => {
+    const menu = 'פורטלים מקצועיים אודות קבוצת הראל כניסה לסוכנים כניסה למעסיקים כניסה לספקים כניסה לרופאים קריירה בהראל '.repeat(8);
+    const page = passage(
+      `הגשת תביעה לביטוח שיניים: אפשר להגיש תביעה להחזר הוצאות טיפול שיניים. ${menu}יש כמה דרכים להגשת התביעה: בפקס, למספר: 03-7348102 בדואר, לכתובת: רח' אבא הלל 3 ת.ד 10952 רמת גן 5252202 ${menu}`,
+      {
+        n: 1,
+        file: 'dental/pages/claims.txt',
+        domain: 'dental',
+      },
+    );
+    const result = await answer('איך אני מגיש תביעה להחזר הוצאות טיפול שיניים?', [page]);
+    expect(result.lines[0]).toBe('דרכי הפנייה:');
+    const quote = [...result.quotes!.get(1)!.split(' … ')].find((q) => q.includes('03-7348102'));
+    expect(quote).toBeDefined();
+    expect(quote!.length).toBeLessThan(300);
+    expect(oneLine(page.text)).toContain(quote);
+    expect(quote).toContain('5252202');
+  });
+});
