@@ -64,7 +64,7 @@ function isCandidateLine(line: string): boolean {
 }
 
 /** [raw file, corpus file] for each raw PDF that belongs to a corpus document (each corpus document once). */
-function documentPairs(raw: RawParse, corpus: readonly CorpusDocument[]): [string, string][] {
+export function documentPairs(raw: RawParse, corpus: readonly CorpusDocument[]): [string, string][] {
   const pdfs = corpus.filter((doc) => doc.kind === 'pdf');
   const vocabularies = pdfs.map((doc) => new Set(doc.pages.flatMap((page) => words(page.text))));
   const pairs: [string, string][] = [];
