@@ -31,8 +31,8 @@ const PHONE = new RegExp(
     '(?<![\\d.,/])\\+972[-\\s]?\\d{1,2}[-\\s]?\\d{3}[-\\s]?\\d{4}(?![\\d])',
     '(?<![\\d.,/*-])0\\d{1,2}-?\\d{3}-?\\d{4}(?![\\d/]|[.,]\\d)',
     '(?<![\\d.,/*-])1-?[5789]00-?\\d{2,3}-?\\d{2,3}-?\\d{0,3}(?![\\d/]|[.,]\\d)',
-    `(?<![\\d${HE}A-Za-z])\\*\\d{4}(?!\\d)`,
-    `(?<![\\d${HE}A-Za-z])\\d{4}\\*(?!\\d)`,
+    `(?<![\\d${HE}A-Za-z/.\\-])\\*\\d{4}(?!\\d)`,
+    `(?<![\\d${HE}A-Za-z/.\\-])\\d{4}\\*(?!\\d)`,
     '(?<![\\d.,/-])1[38]00(?: ?\\d){6}(?!\\d)',
     '(?<![\\d.,/-])13(?: ?\\d){4}(?!\\d|[.,]\\d)',
   ].join('|'),
@@ -40,12 +40,24 @@ const PHONE = new RegExp(
 );
 const EMAIL = /[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+/g;
 const WEB = /\b(?:https?:\/\/|www\.)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:\/[^\s"”'<>)]*)?/g;
+/** A street or a town: Hebrew words, with the marks and hyphens of their spelling ("פל-ים", "פלי\"ם"). */
+const NAME = `[${HE}][${HE}"'׳״\\-]*(?:\\s+[${HE}][${HE}"'׳״\\-]*){0,3}`;
+const BOX = `(?:ת\\.?\\s?ד\\.?|ת["״]ד)`;
 /**
- * A street, number, P.O. box, town and postcode: "רח' אבא הלל 3 ת.ד 10952 רמת גן 5252202",
- * "רחוב אבא הלל 3, ת״ד 10951, רמת גן, מיקוד 5252202". The street word or the box opens it and a
- * seven-digit postcode closes it, so an address is never cut from the middle of a sentence.
+ * A postal address in its reading order: street, number, P.O. box, town and postcode ("רח' אבא
+ * הלל 3 ת.ד 10952 רמת גן 5252202", "רחוב אבא הלל 3, ת״ד 10951, רמת גן, מיקוד 5252202"), or a box,
+ * town and postcode. Each part in its place: the PDF parse moves an address's numbers and turns its
+ * words ("ת"ד ,3 הלל אבא 5200901", "רח' אבא הלל 5211802"), and an address read from such a line
+ * would send the customer's letter nowhere. A box has three digits or more (a street's number
+ * beside a box word is a turned line).
  */
-const POST = new RegExp(`(?:(?<![${HE}])(?:רח(?:וב|['׳])|ת\\.?\\s?ד\\.?|ת["״]ד)\\s*)[^\\n@]{2,70}?(?<![\\d-])\\d{7}(?!\\d)`, 'g');
+const POST = new RegExp(
+  [
+    `(?<![${HE}])רח(?:וב|['׳])\\s*${NAME}\\s+\\d{1,4}(?!\\d)(?:,?\\s+${BOX}\\s*\\d{3,6}(?!\\d))?,?\\s+${NAME},?\\s+(?:מיקוד\\s+)?\\d{7}(?!\\d)`,
+    `(?<![${HE}])${BOX}\\s*\\d{3,6}(?!\\d),?\\s+${NAME},?\\s+(?:מיקוד\\s+)?\\d{7}(?!\\d)`,
+  ].join('|'),
+  'g',
+);
 
 /** A channel's word, as it stands right before its number ("בפקס", "SMS", "בטלפון", "טל'"). */
 const CHANNEL_WORDS: readonly [ContactChannel, RegExp][] = [
@@ -63,6 +75,9 @@ const BETWEEN = /[\s,:;()\-–]*(?:(?:ל|ב)?מספר|number|on|at)?[\s,:;()\-�
 /** Numbers whose form says they are answered by people: star numbers and 1-700/1-800 lines (a 13 number needs its word: "13 2024" may be a date). */
 const SERVICE_NUMBER = /^(?:\*\d{4}|\d{4}\*|1-?[5789]00|1[38]00)/u;
 
+/** How far after a number a channel's word is read as its own (see channelOf). */
+const CHANNEL_AFTER = 16;
+
 /** Only "or" between two numbers. */
 const OR_BETWEEN = /^[\s,]*(?:או|or)?[\s,]*$/iu;
 
@@ -71,7 +86,13 @@ function channelOf(text: string, at: number, value: string): ContactChannel | nu
   const before = text.slice(0, at);
   const gap = BETWEEN.exec(before);
   const head = gap ? before.slice(0, before.length - gap[0].length) : before;
-  for (const [channel, re] of CHANNEL_WORDS) if (re.test(head)) return channel;
+  const named = CHANNEL_WORDS.find(([, re]) => re.test(head))?.[0] ?? null;
+  // Another channel's word right after the number ("2735* טלפון 037348178 פקס"): a line in visual
+  // order, where each word follows its number, so the word before is the previous number's.
+  const after = text.slice(at + value.length, at + value.length + CHANNEL_AFTER);
+  const next = CHANNEL_WORDS.find(([, re]) => new RegExp(`^[\\s,:;()\\-–]*(?:${re.source.replace(/\$$/u, '')})`, 'iu').test(after))?.[0] ?? null;
+  if (named && next && next !== named) return null;
+  if (named) return named;
   return SERVICE_NUMBER.test(value) ? 'phone' : null;
 }
 

@@ -43,7 +43,19 @@ describe('findContacts', () => {
   });
 
   it('never reads a sum, a clause number, a date or a policy number as a contact', () => {
-    expect(findContacts('גבול האחריות 1,000,000 ₪ לפי סעיף 3.2.4 מיום 01.02.2024, פוליסה מספר 512904608, 20% מהנזק')).toEqual([]);
+    expect(findContacts('גבול האחריות 1,000,000 ₪ לפי סעיף 3.2.4 מיום 01.02.2024, פוליסה מספר 512904608, 20% מהנזק, החל מ-01/01/2025*בפוליסה')).toEqual([]);
+  });
+
+  // Lines of the pre-parsed Harel PDFs whose words the parse turned.
+  it('lists no number a word after it claims for another channel (a line in visual order)', () => {
+    expect(channels('| 2735* טלפון 037348178 פקס |')).toEqual([['phone', '2735*']]);
+  });
+
+  it('reads an address only with its parts in order', () => {
+    expect(findContacts("משרד ראשי - ,3 בית הראל, רח' אבא הלל 5211802 , רמת גן")).toEqual([]);
+    expect(findContacts('polisotbs@harel-ins.co.il | ,10951 ת"ד ,3 הלל אבא 5200901 גן רמת |').map((c) => c.channel)).toEqual(['email']);
+    expect(findContacts('מחוז צפון - 04-8606444 - 332 , ת״ד 2 שדרות פל-ים 3100202 , חיפה').filter((c) => c.channel === 'post')).toEqual([]);
+    expect(channels('בדואר, לכתובת: בית הראל, אבא הלל 3, ת"ד 10951, רמת גן, מיקוד 5252202 במייל')).toEqual([['post', 'ת"ד 10951, רמת גן, מיקוד 5252202']]);
   });
 });
 
