@@ -77,6 +77,8 @@ const SERVICE_NUMBER = /^(?:\*\d{4}|\d{4}\*|1-?[5789]00|1[38]00)/u;
 
 /** How far after a number a channel's word is read as its own (see channelOf). */
 const CHANNEL_AFTER = 16;
+/** Each channel's word as it stands right after a number. */
+const CHANNEL_WORDS_AFTER: readonly [ContactChannel, RegExp][] = CHANNEL_WORDS.map(([channel, re]) => [channel, new RegExp(`^[\\s,:;()\\-–]*(?:${re.source.replace(/\$$/u, '')})`, 'iu')]);
 
 /** Only "or" between two numbers. */
 const OR_BETWEEN = /^[\s,]*(?:או|or)?[\s,]*$/iu;
@@ -90,7 +92,7 @@ function channelOf(text: string, at: number, value: string): ContactChannel | nu
   // Another channel's word right after the number ("2735* טלפון 037348178 פקס"): a line in visual
   // order, where each word follows its number, so the word before is the previous number's.
   const after = text.slice(at + value.length, at + value.length + CHANNEL_AFTER);
-  const next = CHANNEL_WORDS.find(([, re]) => new RegExp(`^[\\s,:;()\\-–]*(?:${re.source.replace(/\$$/u, '')})`, 'iu').test(after))?.[0] ?? null;
+  const next = CHANNEL_WORDS_AFTER.find(([, re]) => re.test(after))?.[0] ?? null;
   if (named && next && next !== named) return null;
   if (named) return named;
   return SERVICE_NUMBER.test(value) ? 'phone' : null;
