@@ -25,22 +25,11 @@ import { dequantizeDot } from '../../widget/core/format/int8.ts';
 import type { VectorTable } from '../../widget/core/format/vector-file.ts';
 import { cachedQueryEmbedder } from '../eval/fit/query-vectors.ts';
 import { loadQuestions } from '../eval/questions.ts';
+import { seededRandom } from '../eval/seeded-random.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 
 const USAGE = `usage: npx tsx builder/bench/vector-first-stage.ts --index <dir> --model-dir <dir> --questions <file> [--questions <file>]…
   [--scale <n>] [--lists <n>] [--probes 2,4,8,16,32] [--rescore 100,300,1000] [--parts 16,24,48] [--k 30] [--seed 55] [--vectors-cache <file>] [--json <file>]`;
-
-/** Seeded uniform numbers in [0, 1) (mulberry32): the same sample, lists and noise every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function gaussian(next: () => number): number {
   return Math.sqrt(-2 * Math.log(1 - next())) * Math.cos(2 * Math.PI * next());
@@ -345,7 +334,7 @@ async function main(): Promise<void> {
   const probes = values.probes.split(',').map(Number);
   const rescore = values.rescore.split(',').map(Number);
   const parts = values.parts.split(',').map(Number);
-  const next = random(Number(values.seed));
+  const next = seededRandom(Number(values.seed));
   const out: Record<string, unknown> = { questions: queries.length, k };
 
   const real = index.vectors;

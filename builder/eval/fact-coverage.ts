@@ -16,6 +16,7 @@ import { oneLine, sentenceSpans } from '../../widget/text/sentences.ts';
 import { passageTables } from '../../widget/text/table-cells.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { digitNumbers } from './answer-numbers.ts';
+import { seededRandom } from './seeded-random.ts';
 
 const KINDS: readonly FactKind[] = ['amount', 'percentage', 'duration', 'age', 'count'];
 
@@ -38,18 +39,6 @@ function numberShape(text: string): string {
   if (/^\*?\d[\d-]{6,}$/u.test(text) || /^\d{1,2}[./]\d{1,2}[./]\d{2,4}$/u.test(text)) return 'phone or date';
   if (/^\d{1,2}$/u.test(text)) return 'whole number < 100';
   return 'other';
-}
-
-/** A fixed pseudo-random order (mulberry32): the same sample on every run of the same index. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const USAGE = 'npx tsx builder/eval/fact-coverage.ts [--index .tmp/harel] [--json f] [--sample 50 --sample-out f.md]';
@@ -118,7 +107,7 @@ async function main(): Promise<void> {
   if (args.json) await writeFile(args.json, `${JSON.stringify(counts, null, 2)}\n`);
   const size = Number(args.sample ?? 0);
   if (size > 0 && args['sample-out']) {
-    const random = seeded(55);
+    const random = seededRandom(55);
     const pool = [...facts];
     const picked: SampledFact[] = [];
     while (picked.length < size && pool.length > 0) picked.push(pool.splice(Math.floor(random() * pool.length), 1)[0]);
