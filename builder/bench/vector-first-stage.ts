@@ -21,7 +21,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { dequantizeDot } from '../../widget/core/format/int8.ts';
+import { dequantizeDot, packVectors } from '../../widget/core/format/int8.ts';
 import type { VectorTable } from '../../widget/core/format/vector-file.ts';
 import { cachedQueryEmbedder } from '../eval/fit/query-vectors.ts';
 import { loadQuestions } from '../eval/questions.ts';
@@ -54,20 +54,6 @@ function dequantise(table: VectorTable): Float32Array {
   const out = new Float32Array(table.count * table.dim);
   for (let i = 0; i < table.count; i++) for (let j = 0; j < table.dim; j++) out[i * table.dim + j] = table.data[i * table.dim + j] * table.scales[i];
   return out;
-}
-
-function quantise(rows: Float32Array, dim: number): VectorTable {
-  const count = rows.length / dim;
-  const data = new Int8Array(rows.length);
-  const scales = new Float32Array(count);
-  for (let i = 0; i < count; i++) {
-    let max = 0;
-    for (let j = 0; j < dim; j++) max = Math.max(max, Math.abs(rows[i * dim + j]));
-    const scale = max > 0 ? max / 127 : 1;
-    scales[i] = scale;
-    for (let j = 0; j < dim; j++) data[i * dim + j] = Math.round(rows[i * dim + j] / scale);
-  }
-  return { count, dim, scales, data };
 }
 
 function topK(scores: Float32Array | Float64Array, k: number, among?: Iterable<number>): number[] {
@@ -347,7 +333,9 @@ async function main(): Promise<void> {
     const target = Number(values.scale);
     const rows = dequantise(real);
     const cosine = medianNearest(rows, real.dim, next);
-    const made = quantise(scaleUp(rows, real.dim, target, cosine, next), real.dim);
+    const madeRows = scaleUp(rows, real.dim, target, cosine, next);
+    const packed = packVectors(Array.from({ length: target }, (_, i) => madeRows.subarray(i * real.dim, (i + 1) * real.dim)));
+    const made: VectorTable = { count: target, dim: real.dim, scales: packed.scales, data: packed.data };
     const lists = Math.round(Math.sqrt(target));
     const figures = measure(made, queries, { lists, probes, rescore, parts, k, next });
     print(`made from them: ${target} vectors (copies at cosine ${cosine.toFixed(3)}, the real median nearest neighbour), recall@${k}`, made.count, made.dim, figures);

@@ -217,8 +217,9 @@ export class ExtractiveEngine implements AnswerEngine {
     const quotedSentences: QuotedSentence[] = selected.map((s) => ({ n: s.n, sentence: s.sentence, passage: byN.get(s.n)! }));
     const fact = await factLead(reading, request.lang, quotedSentences, request.passages);
     const contacts = contactLead(reading, request.lang, quotedSentences, request.passages);
-    // The quote under a contact lead holds the contacts it lists, after the best quote.
-    if (contacts && !selected.some((s) => s.n === contacts.source.n && s.sentence === contacts.source.sentence)) {
+    // The quote under a contact lead holds the contacts it lists (its sentence, or the stretch of it
+    // that lists them), after the best quote, unless a quote already holds it.
+    if (contacts && !selected.some((s) => s.n === contacts.source.n && s.sentence.includes(contacts.source.sentence))) {
       selected.splice(1, 0, { ...contacts.source, score: 0, relevance: 0 });
       quotedSentences.splice(1, 0, { ...contacts.source, passage: byN.get(contacts.source.n)! });
     }
