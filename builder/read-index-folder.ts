@@ -1,6 +1,7 @@
 /** Reads an index build from a folder on disk through the shared, verifying reader. */
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { IndexByNeed } from '../widget/core/format/index-by-need.ts';
 import { readIndex, type IndexFileSource, type LoadedIndex } from '../widget/core/format/read-index.ts';
 import type { WorkOptions } from '../widget/core/schema.ts';
 import { recoverOut } from './write/swap.ts';
@@ -25,4 +26,11 @@ export async function readIndexFolder(dir: string, options: ReadFolderOptions = 
   const { log = (message: string) => process.stderr.write(`${message}\n`), ...work } = options;
   await recoverOut(dir, log);
   return readIndex(folderSource(dir), work);
+}
+
+/** Opens the build in `dir` with its always-read part only; term fragments are read by need (`eval --by-need`). */
+export async function openIndexFolderByNeed(dir: string, options: ReadFolderOptions = {}): Promise<IndexByNeed> {
+  const { log = (message: string) => process.stderr.write(`${message}\n`), ...work } = options;
+  await recoverOut(dir, log);
+  return IndexByNeed.open(folderSource(dir), work);
 }

@@ -11,6 +11,7 @@ import { runCancellable } from '../cli/cancellable.ts';
 import { createProgressReporter } from '../cli/progress.ts';
 import { defaultEmbedder } from '../embed/local-model.ts';
 import { readSiteConfig } from '../write/site-config.ts';
+import { FRAGMENT_MIN_CHUNKS } from '../write/write-index.ts';
 
 /** `--file-timeout` in build's usage (builder/cli.ts), repeated in the error for a bad value. */
 export const FILE_TIMEOUT_USAGE = `--file-timeout <seconds>  per-file parse limit (default ${FILE_TIMEOUT_MS / 1000}); a file over it is skipped as PARSE_TIMEOUT`;
@@ -68,6 +69,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
       'file-timeout': { type: 'string' },
       'reading-order': { type: 'boolean' },
       'query-model': { type: 'string' },
+      fragments: { type: 'string' },
       quiet: { type: 'boolean', short: 'q' },
     },
   });
@@ -88,6 +90,10 @@ export async function buildCommand(argv: string[]): Promise<number> {
   // whole dictionary per query term; index format 2 keeps whole terms only.
   if (termMatch !== undefined && termMatch !== 'whole') {
     throw createError('BAD_ARGUMENT', `--term-match ${termMatch} is not supported since index format 2: BM25 terms match whole. Leave the option out.`);
+  }
+  const fragments = values.fragments ?? 'auto';
+  if (fragments !== 'auto' && fragments !== 'whole' && fragments !== 'split') {
+    throw createError('BAD_ARGUMENT', `--fragments must be auto (split from ${FRAGMENT_MIN_CHUNKS.toLocaleString('en')} chunks on), whole or split, not "${fragments}".`);
   }
   const fileTimeoutMs = fileTimeoutOption(values['file-timeout']);
   // Checked before any work: a typo in the site file fails at once, not after the embedding.
@@ -119,6 +125,7 @@ export async function buildCommand(argv: string[]): Promise<number> {
         fileTimeoutMs,
         readingOrder: Boolean(values['reading-order']),
         queryModel,
+        fragments,
         signal,
         onProgress: progress.onProgress,
         log: progress.log,

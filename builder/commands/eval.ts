@@ -3,18 +3,21 @@
  * `--reader <gguf>`, the reader as the loop runs it too (eval/reader-eval.ts), added to `--json`
  * as `reader`. `--limit N` / `--every K` take a subset (every K-th question, then the first N).
  * `--answers`: whether the answers state the ground truth's numbers instead (eval-answers.ts).
+ * `--by-need`: the index opened with its always-read part, term and chunk fragments read as
+ * questions need them (widget/core/format/index-by-need.ts); says what was read (eval/by-need-tally.ts).
  */
 import { access, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { createError } from '../errors.ts';
-import { Retriever, type SearchMode } from '../../widget/core/retrieval/retriever.ts';
+import { Retriever, type SearchMode, type SearchOptions } from '../../widget/core/retrieval/retriever.ts';
 import { optionalNumber, positiveInt, searchMode } from '../cli/args.ts';
 import { createProgressReporter } from '../cli/progress.ts';
 import { createPageBaseline, type BaselineTokenizer } from '../eval/baseline.ts';
 import { formatLevelRow, formatReport, TABLE_HEADER } from '../eval/format-report.ts';
 import { loadQuestions } from '../eval/questions.ts';
 import { aliasMap, runEval, twinLookup, type EvalReport } from '../eval/run-eval.ts';
-import { readIndexFolder } from '../read-index-folder.ts';
+import { openIndexFolderByNeed, readIndexFolder } from '../read-index-folder.ts';
+import { ByNeedTally, formatByNeed } from '../eval/by-need-tally.ts';
 import { DEFAULT_READER_CALLS } from '../../widget/loop/read.ts';
 import { formatReaderSummary, runReaderEval, summarizeReader, type ReaderEvalRecord, type ReaderEvalSummary } from '../eval/reader-eval.ts';
 import { embedQuery, loadQueryEmbedder } from './query-embedder.ts';
@@ -56,6 +59,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       'vectors-cache': { type: 'string' },
       sample: { type: 'string' },
       'sample-out': { type: 'string' },
+      'by-need': { type: 'boolean' },
     },
   });
   const [indexDir] = positionals;
@@ -69,7 +73,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
       throw createError('BAD_ARGUMENT', `--reader ${values.reader}: no such file. \`npx harel-builder models fetch\` writes models/gguf/gemma-3-270m-harel-reader.gguf.`);
     });
   const progress = createProgressReporter({ quiet: Boolean(values.quiet) });
-  const index = await readIndexFolder(indexDir, { onProgress: progress.onProgress });
+  if (values['by-need'] && (values.answers || values.reader || values.baseline)) throw createError('BAD_ARGUMENT', '--by-need measures retrieval alone: leave out --answers, --reader and --baseline.');
+  const byNeed = values['by-need'] ? await openIndexFolderByNeed(indexDir, { onProgress: progress.onProgress }) : null;
+  const index = byNeed?.index ?? (await readIndexFolder(indexDir, { onProgress: progress.onProgress }));
   progress.finish();
   const mode: SearchMode = searchMode(values.mode, index.vectors ? 'hybrid' : 'bm25');
   if (values.answers) {
@@ -107,16 +113,24 @@ export async function evalCommand(argv: string[]): Promise<number> {
   if (queryModel)
     process.stdout.write(`questions embedded by ${queryModel}${index.manifest.embedder && queryModel !== index.manifest.embedder.id ? ` (passages: ${index.manifest.embedder.id})` : ''}\n`);
 
-  const aliases = aliasMap(index.documents);
-  const twins = twinLookup(index.documents, index.chunks);
-  const out: Record<string, { report: EvalReport; queryModel: string | null; baselines?: Record<string, EvalReport>; reader?: ReaderEvalSummary & { records: ReaderEvalRecord[] } }> = {};
+  // The scorer's view (aliases, twin pages) reads every chunk: by need, from a whole read of the
+  // build that the tally does not count, as no visitor downloads it for the scoring.
+  const scored = byNeed ? await readIndexFolder(indexDir) : index;
+  const aliases = aliasMap(scored.documents);
+  const twins = twinLookup(scored.documents, scored.chunks);
+  const out: Record<
+    string,
+    { report: EvalReport; queryModel: string | null; baselines?: Record<string, EvalReport>; reader?: ReaderEvalSummary & { records: ReaderEvalRecord[] }; byNeed?: ReturnType<ByNeedTally['summary']> }
+  > = {};
+  // One tally over every question file, in the order given: a visitor asks them in one visit.
+  const tally = byNeed ? new ByNeedTally(byNeed) : null;
   for (const file of values.questions) {
     const questions = (await loadQuestions(file)).filter((_, i) => i % every === 0).slice(0, limit);
     const report = await runEval(
       questions,
       // Pages are ranked from chunks: fetch more chunks than pages wanted so that k distinct pages remain.
       async (q) => {
-        const result = retriever.search(q, {
+        const options: SearchOptions = {
           mode,
           k: k * 3,
           route: !values['no-route'],
@@ -133,7 +147,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
           expansionWeight: optionalNumber(values['expansion-weight'], '--expansion-weight', 0, 1),
           minedExpansionWeight: values['no-mined'] ? 0 : optionalNumber(values['mined-weight'], '--mined-weight', 0, 1),
           crossReferences: !values['no-references'],
-        });
+        };
+        if (!byNeed || !tally) return retriever.search(q, options);
+        const result = await retriever.searchByNeed(q, options, byNeed);
+        tally.question();
         return result;
       },
       { k, mode, aliases, twins, onProgress: progress.onProgress },
@@ -141,6 +158,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
     progress.finish();
     process.stdout.write(`\n== ${file}\n${formatReport(report, 'harel-chat')}\n`);
     const entry: (typeof out)[string] = { report, queryModel };
+    // What was read by need so far: after this file and those before it.
+    if (tally) entry.byNeed = tally.summary();
     if (values.baseline) {
       entry.baselines = {};
       const rows = [TABLE_HEADER, formatLevelRow('harel-chat', report.answerable, report.file, report.page)];
@@ -170,10 +189,11 @@ export async function evalCommand(argv: string[]): Promise<number> {
     out[file] = entry;
   }
   await embedder?.dispose();
+  if (tally) process.stdout.write(`\n${formatByNeed(tally.summary())}\n`);
   if (values.json) {
     const files = Object.keys(out);
     // One question file: the report itself (keys questions/file/page/routing at the top level).
-    const json = files.length === 1 ? { ...out[files[0]].report, queryModel, baselines: out[files[0]].baselines, reader: out[files[0]].reader } : out;
+    const json = files.length === 1 ? { ...out[files[0]].report, queryModel, baselines: out[files[0]].baselines, reader: out[files[0]].reader, byNeed: out[files[0]].byNeed } : out;
     await writeFile(values.json, `${JSON.stringify(json, null, 2)}\n`);
     process.stderr.write(`wrote ${values.json}\n`);
   }

@@ -32,7 +32,7 @@ import type { LoadedIndex } from '../../widget/core/format/read-index.ts';
 import type { FusionMethod } from '../../widget/core/retrieval/fuse.ts';
 import { corpusCentroid } from '../../widget/core/retrieval/corpus-centroid.ts';
 import { FITTED_FUSION, type FusionDefaults } from '../../widget/core/retrieval/fusion-defaults.ts';
-import { groupBySection } from '../../widget/core/retrieval/page-groups.ts';
+import { groupBySection, placesOf } from '../../widget/core/retrieval/page-groups.ts';
 import { rankedPages, Retriever, type FirstStageCandidates, type SearchMode, type SearchOptions } from '../../widget/core/retrieval/retriever.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
 import { commandLine, fusionDefaultsSource, provenance } from './fit/constants-source.ts';
@@ -100,7 +100,7 @@ function rankIn(p: Pool, pages: readonly RankedPage[]): Rank {
 /** Exactly what `eval --k 30` scores: the first 3 × 30 sections of search(), as distinct pages. */
 function searchPages(p: Pool, ranked: readonly { chunk: number; score: number }[]): RankedPage[] {
   const { index } = p.retriever;
-  const sections = groupBySection(ranked, index.chunks).slice(0, SECTIONS);
+  const sections = groupBySection(ranked, placesOf(index.chunks)).slice(0, SECTIONS);
   return rankedPages(sections.map((s) => ({ file: index.documents[s.doc].file, page: s.page }))).slice(0, K);
 }
 

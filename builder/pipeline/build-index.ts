@@ -14,17 +14,17 @@ import { createError, throwIfAborted } from '../errors.ts';
 import { packVectors } from '../../widget/core/format/int8.ts';
 import type { EmbedderInfo, IndexManifest, SiteInfo } from '../../widget/core/format/manifest.ts';
 import { compileBm25Async } from '../../widget/core/format/compile-bm25.ts';
-import { decodeChunkStore } from '../../widget/core/format/chunk-store.ts';
+import { readSections } from '../../widget/core/format/sections.ts';
 import { trainRouterSteps } from '../../widget/core/retrieval/route-model.ts';
 import type { Chunk, IndexedDocument, ParsedDocument, WorkOptions } from '../../widget/core/schema.ts';
-import { DEFAULT_RETRIEVAL, type RetrievalDefaults } from '../../widget/core/format/manifest.ts';
+import { DEFAULT_RETRIEVAL, parseFragmentKey, type RetrievalDefaults } from '../../widget/core/format/manifest.ts';
 import { chunkDocumentSteps } from '../../widget/core/chunk/index.ts';
 import { FIXTURE_EMBEDDER, PASSAGE_PREFIX, QUERY_PREFIX } from '../embed/defaults.ts';
 import type { Embedder } from '../embed/embedder.ts';
 import { configuredQueryDtype } from '../embed/local-model.ts';
 import { ingestInputs, type SkippedFile } from './ingest-inputs.ts';
 import { skippedList, type IngestWarning } from '../ingest/index.ts';
-import { writeIndex } from '../write/write-index.ts';
+import { planFragments, writeIndex, type FragmentMode } from '../write/write-index.ts';
 import { recoverOut } from '../write/swap.ts';
 import { twinGroupsSteps } from '../twins/twin-groups.ts';
 import { alignEditionsSteps, editionRefs } from '../twins/editions.ts';
@@ -55,6 +55,8 @@ export interface BuildOptions extends WorkOptions {
   readingOrder?: boolean;
   /** The manifest's `site` block (name, contacts, starters), from `--site`; none by default. */
   site?: SiteInfo | null;
+  /** How the index is split into fragments (`--fragments`); default 'auto': by its size (write-index.ts planFragments). */
+  fragments?: FragmentMode;
   /** Messages for the user (warnings, what was skipped), printed without tearing progress bars. */
   log?: (message: string) => void;
   /** What was repaired after an interrupted build (builder/write/swap.ts): shown even with --quiet. Default: `log`. */
@@ -82,13 +84,22 @@ function toIndexedDocument(doc: ParsedDocument): IndexedDocument {
 
 async function previousChunkIds(outDir: string): Promise<Set<string> | null> {
   try {
-    const manifest = JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8')) as IndexManifest;
-    const path = manifest.files.chunks?.path;
-    if (!path) return null;
-    const raw = new Uint8Array(gunzipSync(await readFile(join(outDir, path))));
-    // A format-1 build (chunks.json.gz) still says which chunks it had: the change summary reads either.
-    if (path.endsWith('.json.gz')) return new Set((JSON.parse(new TextDecoder().decode(raw)) as { ids: string[] }).ids);
-    return new Set(decodeChunkStore(raw, path).map((c) => c.id));
+    const manifest = JSON.parse(await readFile(join(outDir, 'manifest.json'), 'utf8')) as { files: Record<string, { path: string }> };
+    // Format 3's chunk fragments (chunks-0, chunks-1, …) or the one chunk store of formats 1 and 2.
+    const paths = Object.entries(manifest.files)
+      .filter(([key]) => key === 'chunks' || parseFragmentKey(key)?.kind === 'chunks')
+      .map(([, entry]) => entry.path);
+    if (paths.length === 0) return null;
+    const ids = new Set<string>();
+    for (const path of paths) {
+      const raw = new Uint8Array(gunzipSync(await readFile(join(outDir, path))));
+      // A format-1 build (chunks.json.gz) still says which chunks it had: the change summary reads any format.
+      const header = path.endsWith('.json.gz')
+        ? (JSON.parse(new TextDecoder().decode(raw)) as { ids: string[] })
+        : readSections<{ ids: string[] }>(raw, new TextDecoder().decode(raw.subarray(0, 4)), path).header;
+      for (const id of header.ids) ids.add(id);
+    }
+    return ids;
   } catch {
     return null;
   }
@@ -267,7 +278,18 @@ export async function buildIndex(options: BuildOptions): Promise<BuildSummary> {
     // Honours the signal until the new build is complete on disk, then swaps it in.
     const manifest = await writeIndex(
       outDir,
-      { documents, chunks, bm25, vectors, embedder: embedderInfo, router, lexicon: lexicon.entries.length ? lexicon : null, retrieval, site: options.site ?? null },
+      {
+        documents,
+        chunks,
+        bm25,
+        vectors,
+        embedder: embedderInfo,
+        router,
+        lexicon: lexicon.entries.length ? lexicon : null,
+        retrieval,
+        site: options.site ?? null,
+        fragments: planFragments(chunks.length, options.fragments),
+      },
       new Date(),
       { signal, onProgress, log: notice },
     );

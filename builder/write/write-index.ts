@@ -11,14 +11,17 @@ import { promisify } from 'node:util';
 import { gzip as gzipCallback, gzipSync } from 'node:zlib';
 import { throwIfAborted } from '../errors.ts';
 import { encodeJson } from '../../widget/core/format/bytes.ts';
-import { encodeBm25File, type Bm25Contents } from '../../widget/core/format/bm25-file.ts';
-import { encodeChunkStore } from '../../widget/core/format/chunk-store.ts';
+import { encodeBm25Files, type Bm25Bytes, type Bm25Contents } from '../../widget/core/format/bm25-file.ts';
+import { chunkFragmentStarts, encodeChunkStore } from '../../widget/core/format/chunk-store.ts';
 import {
   DEFAULT_RETRIEVAL,
+  fragmentKey,
   INDEX_FORMAT,
   INDEX_FORMAT_VERSION,
   type EmbedderInfo,
+  type FragmentKind,
   type IndexFileEntry,
+  type IndexFileKey,
   type IndexFileRole,
   type IndexManifest,
   type RetrievalDefaults,
@@ -45,16 +48,48 @@ export interface IndexContents {
   retrieval?: Partial<RetrievalDefaults>;
   /** The site's name, contacts and starters (`build --site`, checked by site-config.ts); omitted from the manifest when null. */
   site?: SiteInfo | null;
+  /** How the build is split into fragments (default: `planFragments(chunks, 'auto')`). */
+  fragments?: FragmentPlan;
+}
+
+/** How many term fragments a build has, and how many chunks (at least) a chunk fragment holds. */
+export interface FragmentPlan {
+  terms: number;
+  chunksPerFragment: number;
+}
+
+/** `build --fragments`: the builder's choice by size, one fragment of each kind, or split whatever the size. */
+export type FragmentMode = 'auto' | 'whole' | 'split';
+
+/**
+ * Below this many chunks a build is one fragment of each kind: a visitor downloads it whole
+ * before the first answer, as format 2 did (5 MB at the Harel corpus's 15k chunks), and a warm
+ * start reads a handful of files. Above it the split pays: the whole index grows past what a
+ * phone should fetch before it answers (docs/benchmarks.md: 62 MB at 200k chunks, BM25 alone).
+ * A provisional line, until the bench measures the first answer of both at each size.
+ */
+export const FRAGMENT_MIN_CHUNKS = 30_000;
+/** Chunks per chunk fragment when split: about 100 KB of gzip text (docs/benchmarks.md). */
+const CHUNKS_PER_FRAGMENT = 500;
+/** Chunks per term fragment when split: 250 term fragments at 200k chunks, about 72 KB each. */
+const CHUNKS_PER_TERM_FRAGMENT = 800;
+const MAX_TERM_FRAGMENTS = 4096;
+
+export function planFragments(chunks: number, mode: FragmentMode = 'auto'): FragmentPlan {
+  const split = mode === 'split' || (mode === 'auto' && chunks >= FRAGMENT_MIN_CHUNKS);
+  if (!split) return { terms: 1, chunksPerFragment: Math.max(1, chunks) };
+  return { terms: Math.min(MAX_TERM_FRAGMENTS, Math.max(1, Math.ceil(chunks / CHUNKS_PER_TERM_FRAGMENT))), chunksPerFragment: CHUNKS_PER_FRAGMENT };
 }
 
 const FILE_NAMES: Record<IndexFileRole, string> = {
   documents: 'documents.json.gz',
-  chunks: 'chunks.bin.gz',
   bm25: 'bm25.bin.gz',
   vectors: 'vectors.bin.gz',
   router: 'router.json.gz',
   lexicon: 'lexicon.json.gz',
 };
+
+const fragmentFileName = (kind: FragmentKind, i: number) => `${kind}-${i}.bin.gz`;
 
 function sha256(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -64,7 +99,7 @@ export function countPages(documents: readonly IndexedDocument[]): number {
   return documents.reduce((n, d) => n + d.pageCount, 0);
 }
 
-export function buildManifest(contents: IndexContents, files: Partial<Record<IndexFileRole, IndexFileEntry>>, createdAt: Date): IndexManifest {
+export function buildManifest(contents: IndexContents, files: Partial<Record<IndexFileKey, IndexFileEntry>>, fragments: Record<FragmentKind, number>, createdAt: Date): IndexManifest {
   const byDomain: IndexManifest['counts']['byDomain'] = {};
   const byLang: IndexManifest['counts']['byLang'] = {};
   for (const doc of contents.documents) {
@@ -101,32 +136,48 @@ export function buildManifest(contents: IndexContents, files: Partial<Record<Ind
       byLang,
     },
     retrieval: { ...DEFAULT_RETRIEVAL, ...contents.retrieval },
+    fragments,
     files,
     ...(contents.site ? { site: contents.site } : {}),
   };
 }
 
-type Encoder = (contents: IndexContents) => (() => Uint8Array) | null;
+/** One file of a build: its key in the manifest, its name, and how to encode it. */
+interface BuildFile {
+  key: IndexFileKey;
+  path: string;
+  encode: () => Uint8Array;
+}
 
-/** How each file is encoded, in the order they are written; null when the build has no such file. */
-const ENCODERS: Record<IndexFileRole, Encoder> = {
-  documents: (c) => () => encodeJson(c.documents),
-  chunks: (c) => () => encodeChunkStore(c.chunks),
-  bm25: (c) => () => encodeBm25File(c.bm25),
-  vectors: (c) => (c.vectors ? () => encodeVectorTable(c.vectors!) : null),
-  router: (c) => (c.router ? () => encodeJson(c.router) : null),
-  lexicon: (c) => (c.lexicon ? () => encodeJson(c.lexicon) : null),
-};
-const FILE_ROLES = Object.keys(ENCODERS) as IndexFileRole[];
+/** Every file of the build in the order they are written, and how many fragments of each kind. */
+function buildFiles(contents: IndexContents): { files: BuildFile[]; fragments: Record<FragmentKind, number> } {
+  const plan = contents.fragments ?? planFragments(contents.chunks.length);
+  const role = (key: IndexFileRole, encode: () => Uint8Array): BuildFile => ({ key, path: FILE_NAMES[key], encode });
+  const starts = chunkFragmentStarts(contents.chunks, plan.chunksPerFragment);
+  let bm25: Bm25Bytes | null = null;
+  // The postings are split once, for the base and every term fragment.
+  const bm25Bytes = () => (bm25 ??= encodeBm25Files(contents.bm25, plan.terms, starts));
+  const files: BuildFile[] = [role('documents', () => encodeJson(contents.documents))];
+  starts.forEach((start, i) => {
+    const end = starts[i + 1] ?? contents.chunks.length;
+    files.push({ key: fragmentKey('chunks', i), path: fragmentFileName('chunks', i), encode: () => encodeChunkStore(contents.chunks.slice(start, end), start) });
+  });
+  files.push(role('bm25', () => bm25Bytes().base));
+  for (let i = 0; i < plan.terms; i++) {
+    files.push({ key: fragmentKey('terms', i), path: fragmentFileName('terms', i), encode: () => bm25Bytes().terms[i] });
+  }
+  if (contents.vectors) files.push(role('vectors', () => encodeVectorTable(contents.vectors!)));
+  if (contents.router) files.push(role('router', () => encodeJson(contents.router)));
+  if (contents.lexicon) files.push(role('lexicon', () => encodeJson(contents.lexicon)));
+  return { files, fragments: { terms: plan.terms, chunks: starts.length } };
+}
 
-/** Encodes every file of the build; returns the bytes to write, keyed by role. */
-export function encodeIndexFiles(contents: IndexContents): Map<IndexFileRole, { raw: Uint8Array; stored: Uint8Array }> {
-  const out = new Map<IndexFileRole, { raw: Uint8Array; stored: Uint8Array }>();
-  for (const role of FILE_ROLES) {
-    const encode = ENCODERS[role](contents);
-    if (!encode) continue;
-    const raw = encode();
-    out.set(role, { raw, stored: gzipSync(raw, { level: 9 }) });
+/** Encodes every file of the build; returns the bytes to write, keyed by their key in the manifest. */
+export function encodeIndexFiles(contents: IndexContents): Map<IndexFileKey, { raw: Uint8Array; stored: Uint8Array }> {
+  const out = new Map<IndexFileKey, { raw: Uint8Array; stored: Uint8Array }>();
+  for (const file of buildFiles(contents).files) {
+    const raw = file.encode();
+    out.set(file.key, { raw, stored: gzipSync(raw, { level: 9 }) });
   }
   return out;
 }
@@ -165,22 +216,21 @@ export async function writeIndex(outDir: string, contents: IndexContents, now = 
   try {
     await rm(temp, { recursive: true, force: true });
     await mkdir(temp, { recursive: true });
-    const roles = FILE_ROLES.filter((role) => ENCODERS[role](contents) !== null);
-    const files: Partial<Record<IndexFileRole, IndexFileEntry>> = {};
-    const total = roles.length + 1;
+    const { files: toWrite, fragments } = buildFiles(contents);
+    const files: Partial<Record<IndexFileKey, IndexFileEntry>> = {};
+    const total = toWrite.length + 1;
     onProgress?.({ step: 'write', done: 0, total });
-    for (const [i, role] of roles.entries()) {
+    for (const [i, file] of toWrite.entries()) {
       await pause(signal);
-      const raw = ENCODERS[role](contents)!();
+      const raw = file.encode();
       await pause(signal);
       const stored = new Uint8Array(await gzip(raw, { level: 9 }));
       throwIfAborted(signal);
-      const path = FILE_NAMES[role];
-      await writeDurably(join(temp, path), stored);
-      files[role] = { path, encoding: 'gzip', bytes: stored.byteLength, rawBytes: raw.byteLength, sha256: sha256(stored) };
-      onProgress?.({ step: 'write', done: i + 1, total, detail: path });
+      await writeDurably(join(temp, file.path), stored);
+      files[file.key] = { path: file.path, encoding: 'gzip', bytes: stored.byteLength, rawBytes: raw.byteLength, sha256: sha256(stored) };
+      onProgress?.({ step: 'write', done: i + 1, total, detail: file.path });
     }
-    const manifest = buildManifest(contents, files, now);
+    const manifest = buildManifest(contents, files, fragments, now);
     await writeDurably(join(temp, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     // The last point where a cancel is honoured: from here the new build goes in.
     throwIfAborted(signal);

@@ -217,7 +217,7 @@ test('Esc stops a question being answered', async ({ page }) => {
   // The index's download is held, so a question waits for it until Esc.
   let release = () => {};
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/index/chunks.bin.gz', async (route) => {
+  await page.route('**/index/chunks-0.bin.gz', async (route) => {
     await held;
     await route.fallback();
   });

@@ -35,7 +35,7 @@ test('answers an English query from the generated PDF with its page number', asy
 });
 
 test('rejects a tampered index file with an integrity error', async ({ page }) => {
-  await page.route('**/index/chunks.bin.gz', async (route) => {
+  await page.route('**/index/chunks-0.bin.gz', async (route) => {
     const response = await route.fetch();
     const body = Buffer.from(await response.body());
     body[body.length - 10] ^= 0xff;

@@ -55,7 +55,7 @@ test('(a) downloads and verifies on first load, then reads the index from Indexe
   expect([...steps]).toEqual(expect.arrayContaining(['download', 'verify', 'store', 'load']));
   const downloads = first.progress.filter((p) => p.step === 'download');
   expect(downloads.at(-1)!.done).toBe(downloads.at(-1)!.total);
-  expect(indexFiles()).toEqual(expect.arrayContaining(['/index/manifest.json', '/index/chunks.bin.gz', '/index/bm25.bin.gz']));
+  expect(indexFiles()).toEqual(expect.arrayContaining(['/index/manifest.json', '/index/chunks-0.bin.gz', '/index/bm25.bin.gz']));
 
   requests.length = 0;
   const again = await info(page);
@@ -75,7 +75,7 @@ test('(b) rejects a tampered new build with INDEX_INTEGRITY and keeps answering 
     const manifest = (await response.json()) as { buildId: string };
     await route.fulfill({ response, json: { ...manifest, buildId: 'tampered-build' } });
   });
-  await page.route('**/index/chunks.bin.gz', async (route) => {
+  await page.route('**/index/chunks-0.bin.gz', async (route) => {
     const response = await route.fetch();
     const body = Buffer.from(await response.body());
     body[body.length - 10] ^= 0xff;
@@ -83,7 +83,7 @@ test('(b) rejects a tampered new build with INDEX_INTEGRITY and keeps answering 
   });
   const after = await info(page);
   expect(after.indexError?.code).toBe('INDEX_INTEGRITY');
-  expect(after.indexError?.message).toContain('chunks.bin.gz');
+  expect(after.indexError?.message).toContain('chunks-0.bin.gz');
   expect(after.indexError?.message).toContain(original.buildId);
   expect(after.buildId).toBe(original.buildId);
   expect(after.fromCache).toBe(true);

@@ -13,8 +13,9 @@ import type { Answer } from '../../widget/answer/types.ts';
 import { decodeChunkStore, encodeChunkStore } from '../../widget/core/format/chunk-store.ts';
 import { storeConversation } from '../support/stored-conversation.ts';
 
-type Role = 'documents' | 'chunks';
-const FILES: Record<Role, string> = { documents: 'documents.json.gz', chunks: 'chunks.bin.gz' };
+// The demo index is one fragment of each kind (88 chunks): its chunks are all in chunks-0.
+type Role = 'documents' | 'chunks-0';
+const FILES: Record<Role, string> = { documents: 'documents.json.gz', 'chunks-0': 'chunks-0.bin.gz' };
 
 /** Serves `role`'s file rewritten by `rewrite` (gunzipped bytes in, bytes out), manifest to match. */
 async function serveRewritten(page: Page, role: Role, rewrite: (raw: Uint8Array) => Uint8Array): Promise<void> {
@@ -111,9 +112,12 @@ test('a document URL with a script scheme never becomes a link; http(s) and rela
 
 test('a quoted passage keeps its own [1], [2] [99] as text and shows no bidi override', async ({ page }) => {
   const planted = 'שמשה [1] [2] [99] invoice\u202Efdp.exe';
-  await serveRewritten(page, 'chunks', (raw) => {
-    const chunks = decodeChunkStore(raw);
-    return encodeChunkStore(chunks.map((c) => ({ ...c, text: c.text.replaceAll('שמשה', planted) })));
+  await serveRewritten(page, 'chunks-0', (raw) => {
+    const { first, chunks } = decodeChunkStore(raw);
+    return encodeChunkStore(
+      chunks.map((c) => ({ ...c, text: c.text.replaceAll('שמשה', planted) })),
+      first,
+    );
   });
   await openDemo(page);
   const answer = await ask(page, 'כמה השתתפות עצמית אשלם על החלפת שמשה קדמית?');

@@ -262,7 +262,8 @@ test('rejects a tampered build while the stored index keeps answering', async ({
     manifest.buildId = `${manifest.buildId}-tampered`;
     await route.fulfill({ response, json: manifest });
   });
-  await page.route('**/index/chunks.bin.gz', async (route) => {
+  // The demo index is one fragment of each kind: its chunks are all in chunks-0.
+  await page.route('**/index/chunks-0.bin.gz', async (route) => {
     const response = await route.fetch();
     const body = Buffer.from(await response.body());
     body[body.length - 10] ^= 0xff;
@@ -296,24 +297,31 @@ test('sends nothing beyond localhost', async ({ page }) => {
 test('markup inside a policy document is shown as text, never run', async ({ page }) => {
   const injected = '<img src=x onerror="window.__pwned=1">';
   const withMarkup = (gzipped: Buffer) => {
-    const chunks = decodeChunkStore(new Uint8Array(gunzipSync(gzipped)));
-    return gzipSync(encodeChunkStore(chunks.map((c) => ({ ...c, text: c.text.replaceAll('שמשה', `שמשה ${injected}`) }))));
+    const { first, chunks } = decodeChunkStore(new Uint8Array(gunzipSync(gzipped)));
+    return gzipSync(
+      encodeChunkStore(
+        chunks.map((c) => ({ ...c, text: c.text.replaceAll('שמשה', `שמשה ${injected}`) })),
+        first,
+      ),
+    );
   };
   // The build served to the browser is rewritten so one car passage carries markup; its manifest
   // gets the new sizes, hash and build id, as a real (malicious) publication would.
-  await page.route('**/index/chunks.bin.gz', async (route) => {
+  // The demo index is one fragment of each kind: its chunks are all in chunks-0.
+  await page.route('**/index/chunks-0.bin.gz', async (route) => {
     const response = await route.fetch();
     await route.fulfill({ response, body: withMarkup(await response.body()) });
   });
   await page.route('**/index/manifest.json', async (route) => {
     const response = await route.fetch();
     const manifest = await response.json();
-    const chunks = await (await page.request.get('/index/chunks.bin.gz')).body();
+    const chunks = await (await page.request.get('/index/chunks-0.bin.gz')).body();
     const body = withMarkup(chunks);
     // The route above must produce the same bytes: gzip of the same input is deterministic here.
-    manifest.files.chunks.bytes = body.length;
-    manifest.files.chunks.rawBytes = gunzipSync(body).length;
-    manifest.files.chunks.sha256 = createHash('sha256').update(body).digest('hex');
+    const entry = manifest.files['chunks-0'];
+    entry.bytes = body.length;
+    entry.rawBytes = gunzipSync(body).length;
+    entry.sha256 = createHash('sha256').update(body).digest('hex');
     manifest.buildId = `${manifest.buildId}-markup`;
     await route.fulfill({ response, json: manifest });
   });

@@ -53,8 +53,12 @@ export async function buildSeedIndex(): Promise<IndexFiles> {
 }
 
 const sha = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-const ROLES = ['documents', 'chunks', 'bm25', 'vectors', 'router'] as const;
-type Role = (typeof ROLES)[number];
+// The seed build is one fragment of each kind (the demo corpus): its chunks are chunks-0, its
+// BM25 terms terms-0. The arbitraries keep the shape they had in format 2 (each list as long),
+// so that a case seed draws the same kind of mutation as before; the postings' cases went from
+// bm25.bin to the term fragment that now holds them.
+const ROLES = ['documents', 'chunks-0', 'bm25', 'vectors', 'router'] as const;
+type Role = (typeof ROLES)[number] | 'terms-0';
 
 /** What one case does to the build; plain data, so a failing case prints whole. */
 export type Mutation =
@@ -68,7 +72,7 @@ export type Mutation =
   | { kind: 'header-field'; role: Role; path: string; value: unknown }
   | { kind: 'varint-overflow'; role: Role; at: number; length: number }
   | { kind: 'vector-scale'; index: number; value: number }
-  | { kind: 'duplicate-ids'; role: 'chunks' | 'documents'; from: number; to: number }
+  | { kind: 'duplicate-ids'; role: 'chunks-0' | 'documents'; from: number; to: number }
   | { kind: 'json-field'; role: 'documents' | 'router'; path: string; value: unknown }
   | { kind: 'manifest-field'; path: string; value: unknown }
   | { kind: 'manifest-bytes'; text: string }
@@ -79,12 +83,12 @@ const WEIRD: unknown[] = [true, false, null, 0, -1, 1.5, 1e300, -1e300, 2 ** 32,
 const weird = fc.constantFrom(...WEIRD);
 const frac = fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true });
 const role = fc.constantFrom(...ROLES);
-const sectionRole = fc.constantFrom('chunks' as const, 'bm25' as const);
+const sectionRole = fc.constantFrom('chunks-0' as const, 'terms-0' as const);
 
 const MANIFEST_PATHS = [
   'files',
   'files.documents',
-  'files.chunks',
+  'files.chunks-0',
   'files.bm25',
   'files.vectors',
   'files.router',
@@ -93,10 +97,10 @@ const MANIFEST_PATHS = [
   'files.documents.rawBytes',
   'files.documents.sha256',
   'files.documents.encoding',
-  'files.chunks.path',
-  'files.chunks.bytes',
-  'files.chunks.rawBytes',
-  'files.chunks.sha256',
+  'files.chunks-0.path',
+  'files.chunks-0.bytes',
+  'files.chunks-0.rawBytes',
+  'files.chunks-0.sha256',
   'files.bm25.path',
   'files.bm25.bytes',
   'files.bm25.sha256',
@@ -141,8 +145,8 @@ const MANIFEST_PATHS = [
   'site.name',
   'site.starters',
 ];
-const CHUNK_HEADER_PATHS = ['count', 'ids', 'parentIds', 'strings', 'ids.0', 'strings.0', 'sections', 'sections.doc', 'sections.text'];
-const BM25_HEADER_PATHS = ['chunks', 'fields', 'avgFieldLength', 'avgFieldLength.0', 'terms', 'blockSize', 'domains', 'domains.0', 'sections', 'sections.blocks', 'sections.dictionary'];
+const CHUNK_HEADER_PATHS = ['count', 'first', 'ids', 'parentIds', 'strings', 'ids.0', 'strings.0', 'sections', 'sections.text'];
+const TERMS_HEADER_PATHS = ['chunks', 'fields', 'fragment', 'fragments', 'terms', 'blockSize', 'fields.0', 'sections', 'sections.blocks', 'sections.dictionary', 'sections.postings.body'];
 const DOCUMENT_PATHS = ['', '0', '0.file', '0.url', '0.domain', '0.lang', '0.title', '0.kind', '0.pageCount', '0.aliases', '0.editions', '0.editions.0.doc', '0.editions.0.pages'];
 const ROUTER_PATHS = ['', 'version', 'tokenizer', 'domains', 'terms', 'weights', 'weights.0', 'weights.0.0', 'curated', 'curated.0.domain', 'curatedBonus', 'temperature', 'minConfidence'];
 
@@ -176,19 +180,19 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   }) as fc.Arbitrary<Mutation>,
   fc.record({
     kind: fc.constant('header-field' as const),
-    role: fc.constant('chunks' as const),
+    role: fc.constant('chunks-0' as const),
     path: fc.constantFrom(...CHUNK_HEADER_PATHS),
     value: fc.oneof(weird, fc.integer({ min: -5, max: 5000 })),
   }) as fc.Arbitrary<Mutation>,
   fc.record({
     kind: fc.constant('header-field' as const),
-    role: fc.constant('bm25' as const),
-    path: fc.constantFrom(...BM25_HEADER_PATHS),
+    role: fc.constant('terms-0' as const),
+    path: fc.constantFrom(...TERMS_HEADER_PATHS),
     value: fc.oneof(weird, fc.integer({ min: -5, max: 100000 }), fc.constantFrom(0, 1, 2 ** 31)),
   }) as fc.Arbitrary<Mutation>,
-  fc.record({ kind: fc.constant('varint-overflow' as const), role: fc.constant('bm25' as const), at: frac, length: fc.integer({ min: 1, max: 12 }) }) as fc.Arbitrary<Mutation>,
+  fc.record({ kind: fc.constant('varint-overflow' as const), role: fc.constant('terms-0' as const), at: frac, length: fc.integer({ min: 1, max: 12 }) }) as fc.Arbitrary<Mutation>,
   fc.record({ kind: fc.constant('vector-scale' as const), index: frac, value: fc.constantFrom(Number.NaN, Infinity, -Infinity, 0, -1, 1e38, 3.4e38) }) as fc.Arbitrary<Mutation>,
-  fc.record({ kind: fc.constant('duplicate-ids' as const), role: fc.constantFrom('chunks' as const, 'documents' as const), from: frac, to: frac }) as fc.Arbitrary<Mutation>,
+  fc.record({ kind: fc.constant('duplicate-ids' as const), role: fc.constantFrom('chunks-0' as const, 'documents' as const), from: frac, to: frac }) as fc.Arbitrary<Mutation>,
   fc.record({
     kind: fc.constant('json-field' as const),
     role: fc.constant('documents' as const),
@@ -204,13 +208,20 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('manifest-field' as const), path: fc.constantFrom(...MANIFEST_PATHS), value: weird }) as fc.Arbitrary<Mutation> },
   fc.record({
     kind: fc.constant('manifest-bytes' as const),
-    text: fc.constantFrom('', '{', 'null', '[]', '"x"', '{"format":"harel-chat-index","formatVersion":2}', '\uFEFF{}', '\xff\xfe'),
+    text: fc.constantFrom('', '{', 'null', '[]', '"x"', '{"format":"harel-chat-index","formatVersion":3}', '\uFEFF{}', '\xff\xfe'),
   }) as fc.Arbitrary<Mutation>,
   fc.record({ kind: fc.constant('raw-gzip' as const), role, positions: fc.array(frac, { minLength: 1, maxLength: 4 }) }) as fc.Arbitrary<Mutation>,
   fc.record({ kind: fc.constant('unlist' as const), role }) as fc.Arbitrary<Mutation>,
 );
 
-const FILE_OF: Record<Role, string> = { documents: 'documents.json.gz', chunks: 'chunks.bin.gz', bm25: 'bm25.bin.gz', vectors: 'vectors.bin.gz', router: 'router.json.gz' };
+const FILE_OF: Record<Role, string> = {
+  documents: 'documents.json.gz',
+  'chunks-0': 'chunks-0.bin.gz',
+  bm25: 'bm25.bin.gz',
+  'terms-0': 'terms-0.bin.gz',
+  vectors: 'vectors.bin.gz',
+  router: 'router.json.gz',
+};
 const at = (f: number, length: number) => Math.min(length - 1, Math.max(0, Math.floor(f * length)));
 
 /** A section container's header and body, for mutations that edit its JSON header. */
@@ -335,8 +346,8 @@ export function mutate(seed: IndexFiles, m: Mutation): { manifestBytes: Uint8Arr
       });
       break;
     case 'duplicate-ids':
-      if (m.role === 'chunks') {
-        rewrite('chunks', (raw) =>
+      if (m.role === 'chunks-0') {
+        rewrite('chunks-0', (raw) =>
           editHeader(raw, (h) => {
             const ids = h.ids as unknown[];
             ids[at(m.to, ids.length)] = ids[at(m.from, ids.length)];

@@ -18,6 +18,8 @@ const MESSAGES = {
   INDEX_FORMAT_UNSUPPORTED: (found: string, expected: string) => `Index format ${found} is not supported by this version (expects ${expected}). Rebuild the index with the matching builder.`,
   INDEX_INTEGRITY: (file: string, reason: string) => `Index file ${file} failed its integrity check (${reason}). The download is corrupt or the file was changed: rebuild or re-publish the index.`,
   INDEX_CORRUPT: (file: string, reason: string) => `Index file ${file} could not be decoded (${reason}). Rebuild the index.`,
+  INDEX_FRAGMENT_MISSING: (fragment: string) =>
+    `Part of the index (${fragment}) is needed for this search but is not loaded. Wait until the index has loaded and ask again; if it persists, reload the page.`,
   // Browser storage and loading (the widget)
   STORAGE_UNAVAILABLE: (reason: string) =>
     `The browser's storage (IndexedDB) cannot be used (${reason}): the index is kept in memory for this visit and downloaded again next time. Allow this site to store data (private browsing often blocks it).`,

@@ -6,7 +6,7 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPObjectStore, type StoreNames } from 'idb';
 import type { ChatTurn } from '../answer/types.ts';
-import type { IndexFileRole } from '../core/format/manifest.ts';
+import type { IndexFileKey } from '../core/format/manifest.ts';
 import type { ParsedDeviceDocument } from '../core/device/device-document.ts';
 import { storedTurns } from './stored-turns.ts';
 
@@ -21,7 +21,7 @@ export interface StoredBuild {
   storedAt: number;
   /** The manifest's own bytes: a fallback build must be decoded with its own manifest. */
   manifest: Uint8Array;
-  files: Partial<Record<IndexFileRole, Uint8Array>>;
+  files: Partial<Record<IndexFileKey, Uint8Array>>;
   /** The version of the structural checks (read-index.ts, STRUCTURE_CHECKS) the files passed when stored; absent in builds stored before it was kept. */
   checks?: number;
 }

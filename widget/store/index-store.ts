@@ -8,7 +8,7 @@
  */
 import { createError, HarelError, isHarelError, type ErrorCode } from '../core/errors.ts';
 import { decodeJson } from '../core/format/bytes.ts';
-import { parseManifest, type IndexFileEntry, type IndexFileRole, type IndexManifest } from '../core/format/manifest.ts';
+import { parseManifest, type IndexFileEntry, type IndexFileKey, type IndexManifest } from '../core/format/manifest.ts';
 import { decodeIndexFiles, decodeVectors, STRUCTURE_CHECKS, verifyAndInflate, type DecodeOptions, type LoadedIndex } from '../core/format/read-index.ts';
 import type { VectorTable } from '../core/format/vector-file.ts';
 import type { WorkOptions } from '../core/schema.ts';
@@ -48,7 +48,7 @@ export interface StoredIndexResult {
   readVectors: (() => Promise<VectorTable>) | null;
 }
 
-type RawFiles = Partial<Record<IndexFileRole, Uint8Array>>;
+type RawFiles = Partial<Record<IndexFileKey, Uint8Array>>;
 
 const problem = (error: unknown): IndexProblem => (isHarelError(error) ? { code: error.code, message: error.message } : { code: 'INDEX_CORRUPT', message: String(error) });
 
@@ -246,14 +246,14 @@ async function freeAllBut(storage: BuildStorage, indexKey: string, incoming: str
 function canAnswer(build: StoredBuild): boolean {
   try {
     const manifest = parseManifest(decodeJson(build.manifest));
-    return (Object.entries(manifest.files) as [IndexFileRole, IndexFileEntry][]).every(([role, entry]) => build.files[role]?.byteLength === entry.bytes);
+    return (Object.entries(manifest.files) as [IndexFileKey, IndexFileEntry][]).every(([role, entry]) => build.files[role]?.byteLength === entry.bytes);
   } catch {
     return false;
   }
 }
 
 async function downloadBuild(indexKey: string, manifest: IndexManifest, options: LoadStoredIndexOptions): Promise<RawFiles> {
-  const entries = Object.entries(manifest.files) as [IndexFileRole, IndexFileEntry][];
+  const entries = Object.entries(manifest.files) as [IndexFileKey, IndexFileEntry][];
   const total = entries.reduce((sum, [, e]) => sum + e.bytes, 0);
   let before = 0;
   const files: RawFiles = {};
@@ -273,7 +273,7 @@ async function downloadBuild(indexKey: string, manifest: IndexManifest, options:
 
 /** Verifies each file of `wanted` (the manifest's files, or some of them) against the manifest, then decodes the build. */
 async function inflateBuild(manifest: IndexManifest, wanted: IndexManifest['files'], files: RawFiles, options: WorkOptions, decode: DecodeOptions = {}): Promise<LoadedIndex> {
-  const entries = Object.entries(wanted) as [IndexFileRole, IndexFileEntry][];
+  const entries = Object.entries(wanted) as [IndexFileKey, IndexFileEntry][];
   if (options.signal?.aborted) throw createError('ABORTED');
   let done = 0;
   options.onProgress?.({ step: 'verify', done, total: entries.length });

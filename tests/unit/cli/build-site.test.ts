@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateSiteConfig } from '../../../builder/write/site-config.ts';
 import { isHarelError } from '../../../builder/errors.ts';
-import { parseManifest } from '../../../widget/core/format/manifest.ts';
+import { INDEX_FORMAT_VERSION, parseManifest } from '../../../widget/core/format/manifest.ts';
 
 const run = promisify(execFile);
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
@@ -74,9 +74,10 @@ const fileEntry = (path: string) => ({ path, encoding: 'gzip', bytes: 1, rawByte
 describe('the manifest reader and the site block', () => {
   const manifest = {
     format: 'harel-chat-index',
-    formatVersion: 2,
+    formatVersion: INDEX_FORMAT_VERSION,
     buildId: 'b1',
-    files: { documents: fileEntry('documents.json.gz'), chunks: fileEntry('chunks.bin.gz'), bm25: fileEntry('bm25.bin.gz') },
+    fragments: { terms: 1, chunks: 1 },
+    files: { documents: fileEntry('documents.json.gz'), 'chunks-0': fileEntry('chunks-0.bin.gz'), bm25: fileEntry('bm25.bin.gz'), 'terms-0': fileEntry('terms-0.bin.gz') },
     counts: { documents: 1, chunks: 1, pages: 1, byDomain: {}, byLang: {} },
   };
 

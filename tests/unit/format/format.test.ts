@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeChunkStore, encodeChunkStore } from '../../../widget/core/format/chunk-store.ts';
+import { chunkFragmentStarts, decodeChunkStore, encodeChunkStore } from '../../../widget/core/format/chunk-store.ts';
 import { gunzip, gzip, sha256Hex } from '../../../widget/core/format/bytes.ts';
 import { parseManifest, INDEX_FORMAT, INDEX_FORMAT_VERSION } from '../../../widget/core/format/manifest.ts';
 import { decodeVectorTable, encodeVectorTable } from '../../../widget/core/format/vector-file.ts';
@@ -18,25 +18,25 @@ const chunk = (i: number, over: Partial<Chunk> = {}): Chunk => ({
   ...over,
 });
 
-describe('chunk store (chunks.bin)', () => {
+describe('chunk store (chunks-<i>.bin)', () => {
   it('round-trips chunks, sharing repeated headings in one string table', () => {
     const chunks = Array.from({ length: 6 }, (_, i) => chunk(i));
     const bytes = encodeChunkStore(chunks);
     const text = new TextDecoder().decode(bytes);
     expect(text.split('פרק ב')).toHaveLength(2);
-    expect(decodeChunkStore(bytes)).toEqual(chunks);
+    expect(decodeChunkStore(bytes)).toEqual({ first: 0, chunks });
   });
 
   it('keeps twin groups, texts with characters outside the BMP, and empty section paths', () => {
     const chunks = [chunk(0, { twin: 3, pageTwin: 5 }), chunk(1, { text: 'emoji 🚗 ואז עברית', sectionPath: [] }), chunk(2, { text: '' })];
-    expect(decodeChunkStore(encodeChunkStore(chunks))).toEqual(chunks);
+    expect(decodeChunkStore(encodeChunkStore(chunks, 40))).toEqual({ first: 40, chunks });
   });
 
   it('reads a store that starts at an unaligned offset of a larger buffer (Node reads files into pooled buffers)', () => {
     const bytes = encodeChunkStore([chunk(0), chunk(1)]);
     const shifted = new Uint8Array(bytes.length + 1);
     shifted.set(bytes, 1);
-    expect(decodeChunkStore(shifted.subarray(1))).toEqual([chunk(0), chunk(1)]);
+    expect(decodeChunkStore(shifted.subarray(1)).chunks).toEqual([chunk(0), chunk(1)]);
   });
 
   it('refuses a truncated store or one of another kind with INDEX_CORRUPT', () => {
@@ -44,6 +44,15 @@ describe('chunk store (chunks.bin)', () => {
     for (const bad of [bytes.subarray(0, bytes.length - 8), bytes.subarray(0, 6), new TextEncoder().encode('{"count":2}')]) {
       expect(() => decodeChunkStore(bad)).toThrowError(expect.objectContaining({ code: 'INDEX_CORRUPT' }));
     }
+  });
+
+  it('cuts fragments at document ends once they hold the target, a long document whole', () => {
+    const docs = (...lengths: number[]) => lengths.flatMap((n, doc) => Array.from({ length: n }, () => ({ doc })));
+    expect(chunkFragmentStarts(docs(3, 3, 3), 100)).toEqual([0]);
+    expect(chunkFragmentStarts(docs(3, 3, 3), 5)).toEqual([0, 6]);
+    expect(chunkFragmentStarts(docs(2, 12, 1, 1), 4)).toEqual([0, 14]);
+    expect(chunkFragmentStarts(docs(4, 4, 4), 4)).toEqual([0, 4, 8]);
+    expect(chunkFragmentStarts([], 4)).toEqual([0]);
   });
 });
 
@@ -83,7 +92,8 @@ describe('manifest', () => {
     formatVersion: INDEX_FORMAT_VERSION,
     buildId: 'b',
     counts: { documents: 1, chunks: 1, pages: 1, byDomain: {}, byLang: {} },
-    files: { documents: file('documents.json.gz'), chunks: file('chunks.bin.gz'), bm25: file('bm25.bin.gz') },
+    fragments: { terms: 1, chunks: 1 },
+    files: { documents: file('documents.json.gz'), 'chunks-0': file('chunks-0.bin.gz'), bm25: file('bm25.bin.gz'), 'terms-0': file('terms-0.bin.gz') },
   };
 
   it('accepts a valid manifest and fills retrieval defaults', () => {
@@ -100,8 +110,17 @@ describe('manifest', () => {
     }
   });
 
-  it('refuses a manifest that lists no chunk file', () => {
-    expect(() => parseManifest({ ...base, files: { documents: file('d.gz'), bm25: file('b.gz') } })).toThrowError(/chunks/);
+  it('refuses a manifest that lists no chunk fragment, or fewer fragments than it counts', () => {
+    expect(() => parseManifest({ ...base, files: { documents: file('d.gz'), bm25: file('b.gz'), 'terms-0': file('t.gz') } })).toThrowError(/chunks-0/);
+    expect(() => parseManifest({ ...base, fragments: { terms: 2, chunks: 1 } })).toThrowError(/terms-1 is not listed/);
+    for (const fragments of [undefined, { terms: 0, chunks: 1 }, { terms: 1.5, chunks: 1 }, { terms: 1 }, { terms: '1', chunks: 1 }]) {
+      expect(() => parseManifest({ ...base, fragments }), JSON.stringify(fragments)).toThrowError(expect.objectContaining({ code: 'INDEX_CORRUPT' }));
+    }
+  });
+
+  it('refuses a format-2 manifest (one chunk store, one BM25 file) with a code that says to rebuild', () => {
+    const old = { ...base, formatVersion: 2, fragments: undefined, files: { documents: file('documents.json.gz'), chunks: file('chunks.bin.gz'), bm25: file('bm25.bin.gz') } };
+    expect(() => parseManifest(old)).toThrowError(expect.objectContaining({ code: 'INDEX_FORMAT_UNSUPPORTED' }));
   });
 
   it('refuses file entries of the wrong type as INDEX_CORRUPT (found by fuzzing manifests)', () => {
@@ -116,8 +135,8 @@ describe('manifest', () => {
       ['encoding', 'br'],
     ];
     for (const [field, value] of cases) {
-      const files = { ...base.files, chunks: { ...file('chunks.bin.gz'), [field]: value } };
-      expect(() => parseManifest({ ...base, files }), `${field}: ${JSON.stringify(value)}`).toThrowError(/files\.chunks/);
+      const files = { ...base.files, 'chunks-0': { ...file('chunks-0.bin.gz'), [field]: value } };
+      expect(() => parseManifest({ ...base, files }), `${field}: ${JSON.stringify(value)}`).toThrowError(/files\.chunks-0/);
       try {
         parseManifest({ ...base, files });
       } catch (error) {
@@ -130,7 +149,7 @@ describe('manifest', () => {
   });
 
   it('keeps only the file roles a reader knows', () => {
-    const parsed = parseManifest({ ...base, files: { ...base.files, extra: { path: 5 } } });
-    expect(Object.keys(parsed.files).sort()).toEqual(['bm25', 'chunks', 'documents']);
+    const parsed = parseManifest({ ...base, files: { ...base.files, extra: { path: 5 }, 'terms-1': file('terms-1.bin.gz'), chunks: file('chunks.bin.gz') } });
+    expect(Object.keys(parsed.files).sort()).toEqual(['bm25', 'chunks-0', 'documents', 'terms-0']);
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readIndexFolder } from '../../../builder/read-index-folder.ts';
-import { writeIndex } from '../../../builder/write/write-index.ts';
+import { writeIndex, type FragmentPlan } from '../../../builder/write/write-index.ts';
 import { isHarelError } from '../../../widget/core/errors.ts';
 import { compileBm25 } from '../../../widget/core/format/compile-bm25.ts';
 import { Retriever } from '../../../widget/core/retrieval/retriever.ts';
@@ -36,7 +36,7 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
-async function writeSample(out: string) {
+async function writeSample(out: string, fragments?: FragmentPlan) {
   const vectors = [unit([1, 0, 0, 0]), unit([0, 1, 0, 0]), unit([0, 0, 1, 1])];
   const packed = packVectors(vectors);
   return writeIndex(out, {
@@ -46,10 +46,48 @@ async function writeSample(out: string) {
     vectors: { count: 3, dim: 4, scales: packed.scales, data: packed.data },
     embedder: { id: 'fixture/tiny-embedder', dimensions: 4, quantization: 'int8-per-vector-scale', passagePrefix: 'passage: ', queryPrefix: 'query: ', fixture: true },
     router: null,
+    ...(fragments ? { fragments } : {}),
   });
 }
 
 describe('writeIndex / readIndex', () => {
+  it('splits a build into term and chunk fragments that read back as the whole build, with the same scores', async () => {
+    const wholeDir = join(await tempDir(), 'whole');
+    const whole = await writeSample(wholeDir);
+    expect(whole.fragments).toEqual({ terms: 1, chunks: 1 });
+    expect(Object.keys(whole.files).sort()).toEqual(['bm25', 'chunks-0', 'documents', 'terms-0', 'vectors']);
+    const out = join(await tempDir(), 'split');
+    // One document a chunk fragment (the car policy's two chunks stay together), terms in 5 by hash.
+    const split = await writeSample(out, { terms: 5, chunksPerFragment: 1 });
+    expect(split.fragments).toEqual({ terms: 5, chunks: 2 });
+    expect(Object.keys(split.files).filter((k) => k.startsWith('terms-'))).toHaveLength(5);
+    expect(split.buildId).not.toBe(whole.buildId);
+    const index = await readIndexFolder(out);
+    expect(index.chunks).toEqual(chunks);
+    expect(index.bm25.termFragments).toBe(5);
+    expect(index.bm25.complete).toBe(true);
+    const wholeIndex = await readIndexFolder(wholeDir);
+    expect(index.bm25.terms).toBe(wholeIndex.bm25.terms);
+    for (const q of ['כמה השתתפות עצמית בביטוח הרכב', 'lost baggage', 'נזק לרכב בתאונה']) {
+      const a = new Retriever(index).search(q, { mode: 'bm25', route: false });
+      const b = new Retriever(wholeIndex).search(q, { mode: 'bm25', route: false });
+      expect(
+        a.hits.map((h) => [h.chunkId, h.score]),
+        q,
+      ).toEqual(b.hits.map((h) => [h.chunkId, h.score]));
+      expect(a.hits.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('refuses a split build whose chunk fragments do not follow each other', async () => {
+    const out = join(await tempDir(), 'split');
+    const manifest = await writeSample(out, { terms: 2, chunksPerFragment: 1 });
+    // The two chunk fragments listed the other way round: each passes its hash, the order does not.
+    const swapped = { ...manifest, files: { ...manifest.files, 'chunks-0': manifest.files['chunks-1'], 'chunks-1': manifest.files['chunks-0'] } };
+    await writeFile(join(out, 'manifest.json'), JSON.stringify(swapped));
+    await expect(readIndexFolder(out)).rejects.toThrowError(/holds chunks 2–2, the BM25 base places fragment 0 at 0–1/);
+  });
+
   it('writes a manifest whose sizes and hashes the reader verifies, and round-trips the contents', async () => {
     const out = join(await tempDir(), 'index');
     const manifest = await writeSample(out);
@@ -77,7 +115,7 @@ describe('writeIndex / readIndex', () => {
       lexicon,
     });
     expect(manifest.files.lexicon?.path).toBe('lexicon.json.gz');
-    expect(manifest.formatVersion).toBe(2);
+    expect(manifest.formatVersion).toBe(3);
     expect((await readIndexFolder(out)).lexicon).toEqual(lexicon);
     const without = join(await tempDir(), 'plain');
     const plain = await writeSample(without);
@@ -112,7 +150,7 @@ describe('writeIndex / readIndex', () => {
   it('rejects a tampered file and a truncated file with INDEX_INTEGRITY', async () => {
     const out = join(await tempDir(), 'index');
     const manifest = await writeSample(out);
-    const path = join(out, manifest.files.chunks!.path);
+    const path = join(out, manifest.files['chunks-0']!.path);
     const original = await readFile(path);
     const tampered = Buffer.from(original);
     tampered[tampered.length - 5] ^= 0x01;

@@ -91,9 +91,9 @@ describe('index mutants for Chromium (tests/fuzz/index-browser.ts; run by npm ru
     const manifestEdit = browserMutant(base, { kind: 'manifest-field', path: 'retrieval.bm25Weight', value: 'x' }, 5);
     expect(manifestEdit.buildId).toBe('fuzz-5');
     expect(JSON.parse(new TextDecoder().decode(manifestEdit.build.manifestBytes))).toMatchObject({ buildId: 'fuzz-5', retrieval: { bm25Weight: 'x' } });
-    const fileEdit = browserMutant(base, { kind: 'truncate', role: 'chunks', at: 0.5, vouch: true }, 6);
+    const fileEdit = browserMutant(base, { kind: 'truncate', role: 'chunks-0', at: 0.5, vouch: true }, 6);
     expect(fileEdit.buildId).toBe('fuzz-6');
-    expect(fileEdit.build.files['chunks.bin.gz']).not.toEqual(base.files['chunks.bin.gz']);
+    expect(fileEdit.build.files['chunks-0.bin.gz']).not.toEqual(base.files['chunks-0.bin.gz']);
     // A build id the mutation set itself is kept; a manifest that is not JSON has none.
     expect(browserMutant(base, { kind: 'manifest-field', path: 'buildId', value: 'x' }, 7).buildId).toBe('x');
     expect(browserMutant(base, { kind: 'manifest-bytes', text: '{' }, 8)).toMatchObject({ buildId: null, build: { manifestBytes: new TextEncoder().encode('{') } });
@@ -105,7 +105,7 @@ describe('index mutants for Chromium (tests/fuzz/index-browser.ts; run by npm ru
       await publisher.publish(asPublished(base));
       const first = await fetch(publisher.manifestUrl);
       expect(((await first.json()) as { buildId: string }).buildId).toBe(base.manifest.buildId);
-      expect(new Uint8Array(await (await fetch(`${publisher.origin}/index/chunks.bin.gz`)).arrayBuffer())).toEqual(base.files['chunks.bin.gz']);
+      expect(new Uint8Array(await (await fetch(`${publisher.origin}/index/chunks-0.bin.gz`)).arrayBuffer())).toEqual(base.files['chunks-0.bin.gz']);
       await publisher.publish(browserMutant(base, { kind: 'unlist', role: 'router' }, 9).build);
       const second = (await (await fetch(publisher.manifestUrl)).json()) as { buildId: string; files: Record<string, unknown> };
       expect(second.buildId).toBe('fuzz-9');

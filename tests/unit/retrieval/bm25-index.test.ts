@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bm25Tokenizer, buildBm25State, restoreBm25, searchBm25, type Bm25Database } from '../../../builder/eval/orama-bm25.ts';
 import { compileBm25, compileBm25File } from '../../../widget/core/format/compile-bm25.ts';
-import { Bm25File, encodeBm25File } from '../../../widget/core/format/bm25-file.ts';
+import { Bm25File, encodeBm25Files } from '../../../widget/core/format/bm25-file.ts';
 import { DEFAULT_RETRIEVAL } from '../../../widget/core/format/manifest.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
 import { Bm25Index } from '../../../widget/core/retrieval/bm25-index.ts';
@@ -40,7 +40,8 @@ describe('bm25.bin', () => {
 
   it('round-trips every term’s postings, field by field', () => {
     const contents = compileBm25(chunks, documents);
-    const file = Bm25File.decode(encodeBm25File(contents));
+    const { base, terms } = encodeBm25Files(contents);
+    const file = Bm25File.decode(base, terms);
     expect(file.terms).toBe(contents.postings.size);
     expect(file.terms).toBeGreaterThan(32);
     for (const [term, fields] of contents.postings) {
@@ -61,10 +62,10 @@ describe('bm25.bin', () => {
   });
 
   it('refuses a truncated file or another kind of file with INDEX_CORRUPT', () => {
-    const bytes = encodeBm25File(compileBm25(chunks, documents));
-    for (const bad of [bytes.subarray(0, bytes.length - 20), bytes.subarray(0, 7), new TextEncoder().encode('{"index":{}}')]) {
-      expect(() => Bm25File.decode(bad)).toThrowError(expect.objectContaining({ code: 'INDEX_CORRUPT' }));
-    }
+    const { base, terms } = encodeBm25Files(compileBm25(chunks, documents));
+    const cut = (bytes: Uint8Array) => [bytes.subarray(0, bytes.length - 20), bytes.subarray(0, 7), new TextEncoder().encode('{"index":{}}')];
+    for (const bad of cut(base)) expect(() => Bm25File.decode(bad, terms)).toThrowError(expect.objectContaining({ code: 'INDEX_CORRUPT' }));
+    for (const bad of cut(terms[0])) expect(() => Bm25File.decode(base, [bad])).toThrowError(expect.objectContaining({ code: 'INDEX_CORRUPT' }));
   });
 });
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileBm25File } from '../../../widget/core/format/compile-bm25.ts';
 import { packVectors } from '../../../widget/core/format/int8.ts';
-import { DEFAULT_RETRIEVAL, parseManifest, type RetrievalDefaults } from '../../../widget/core/format/manifest.ts';
+import { DEFAULT_RETRIEVAL, INDEX_FORMAT_VERSION, parseManifest, type RetrievalDefaults } from '../../../widget/core/format/manifest.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
 import { fuseRanks } from '../../../widget/core/retrieval/fuse.ts';
 import { FITTED_FUSION } from '../../../widget/core/retrieval/fusion-defaults.ts';
@@ -64,9 +64,10 @@ describe('hybrid fusion settings', () => {
     const file = (path: string) => ({ path, encoding: 'gzip', bytes: 1, rawBytes: 1, sha256: '0'.repeat(64) });
     const base = {
       format: 'harel-chat-index',
-      formatVersion: 2,
+      formatVersion: INDEX_FORMAT_VERSION,
       buildId: 'b',
-      files: { documents: file('documents.json.gz'), chunks: file('chunks.bin.gz'), bm25: file('bm25.bin.gz') },
+      fragments: { terms: 1, chunks: 1 },
+      files: { documents: file('documents.json.gz'), 'chunks-0': file('chunks-0.bin.gz'), bm25: file('bm25.bin.gz'), 'terms-0': file('terms-0.bin.gz') },
       counts: { documents: 1, chunks: 1, pages: 1, byDomain: {}, byLang: {} },
     };
     const old = parseManifest({ ...base, retrieval: { ...DEFAULT_RETRIEVAL, fusion: undefined, bm25Weight: 0.123, routeBoost: 0.2 } });

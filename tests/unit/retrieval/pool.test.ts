@@ -12,7 +12,7 @@ import { buildIndex } from '../../../builder/pipeline/build-index.ts';
 import { readIndexFolder } from '../../../builder/read-index-folder.ts';
 import type { LoadedIndex } from '../../../widget/core/format/read-index.ts';
 import { FIRST_STAGE_POOL, Retriever } from '../../../widget/core/retrieval/retriever.ts';
-import { groupByPage, groupBySection } from '../../../widget/core/retrieval/page-groups.ts';
+import { groupByPage, groupBySection, placesOf } from '../../../widget/core/retrieval/page-groups.ts';
 import { buildDemoIndex } from '../loop/helpers.ts';
 
 function expectKInvariant(retriever: Retriever, questions: readonly string[]): void {
@@ -57,7 +57,7 @@ describe('a pool independent of k (demo index)', () => {
         { chunk: other, score: 2 },
         { chunk: b, score: 1 },
       ],
-      chunks,
+      placesOf(chunks),
     );
     expect(pages.map((p) => p.chunks)).toEqual([[a, b], [other]]);
     expect(pages[0].scores).toEqual([3, 1]);
@@ -70,7 +70,7 @@ describe('a pool independent of k (demo index)', () => {
           { chunk: other, score: 2 },
           { chunk: b, score: 1 },
         ],
-        chunks,
+        placesOf(chunks),
       ).length,
     ).toBe(sameSection ? 2 : 3);
   });

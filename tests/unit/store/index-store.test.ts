@@ -70,7 +70,7 @@ describe('loadStoredIndex', () => {
   it('rejects a tampered new build with INDEX_INTEGRITY and keeps the stored build in use', async () => {
     const server = fakeServer(a.files);
     await load(server);
-    server.files = tamper(b.files, 'chunks.bin.gz', (bytes) => {
+    server.files = tamper(b.files, 'chunks-0.bin.gz', (bytes) => {
       bytes[bytes.length - 10] ^= 0xff;
       return bytes;
     });
@@ -78,7 +78,7 @@ describe('loadStoredIndex', () => {
     expect(result.index.manifest.buildId).toBe(a.buildId);
     expect(result.fromCache).toBe(true);
     expect(result.indexError?.code).toBe('INDEX_INTEGRITY');
-    expect(result.indexError?.message).toMatch(/chunks\.bin\.gz.*sha256 mismatch.*stays in use/s);
+    expect(result.indexError?.message).toMatch(/chunks-0\.bin\.gz.*sha256 mismatch.*stays in use/s);
     expect(await storedIds()).toEqual([a.buildId]);
   });
 
@@ -115,7 +115,7 @@ describe('loadStoredIndex', () => {
     const server = fakeServer(a.files);
     const result = await load(server);
     expect(result).toMatchObject({ fromCache: false, indexError: null });
-    expect(result.index.manifest.formatVersion).toBe(2);
+    expect(result.index.manifest.formatVersion).toBe(3);
     expect(await storedIds()).toEqual([a.buildId]);
   });
 
@@ -152,12 +152,12 @@ describe('loadStoredIndex', () => {
     const server = fakeServer(a.files);
     await load(server);
     // A new build whose chunks file is behind a login: a page that starts with a comment.
-    server.files = new Map(b.files).set('chunks.bin.gz', page('\n  <!-- sso --><head><title>Sign in</title></head><form></form>'));
-    server.types.set('chunks.bin.gz', 'text/html');
+    server.files = new Map(b.files).set('chunks-0.bin.gz', page('\n  <!-- sso --><head><title>Sign in</title></head><form></form>'));
+    server.types.set('chunks-0.bin.gz', 'text/html');
     const result = await load(server);
     expect(result.index.manifest.buildId).toBe(a.buildId);
     expect(result.indexError?.code).toBe('INDEX_WEB_PAGE');
-    expect(result.indexError?.message).toContain(`${BASE}chunks.bin.gz: the server sent a web page`);
+    expect(result.indexError?.message).toContain(`${BASE}chunks-0.bin.gz: the server sent a web page`);
     expect(result.indexError?.message).toContain(`The index stored earlier (build ${a.buildId}) stays in use.`);
   });
 
@@ -298,12 +298,12 @@ describe('loadStoredIndex', () => {
     await load(server);
     const storage = await openBuildStorage();
     const [stored] = await storage.list(MANIFEST);
-    stored.files.chunks![5] ^= 0xff;
+    stored.files['chunks-0']![5] ^= 0xff;
     await storage.put(stored);
     server.requested.length = 0;
     const result = await load(server);
     expect(result.fromCache).toBe(false);
-    expect(server.requested).toContain('chunks.bin.gz');
+    expect(server.requested).toContain('chunks-0.bin.gz');
   });
   it('a stored build answers before its vectors are read; they are verified and decoded when asked', async () => {
     const server = fakeServer(withVectors.files);
@@ -340,19 +340,19 @@ describe('loadStoredIndex', () => {
   });
 
   it('a build stored without a record of its checks has its postings walked again; one stored after them does not', async () => {
-    // A build whose bm25.bin has a malformed postings list (the last byte of postings.body), its
-    // manifest matching those bytes: what the walk exists to catch, put straight into storage as
-    // if an earlier version with weaker checks had stored it.
-    const raw = gunzipSync(a.files.get('bm25.bin.gz')!);
+    // A build whose term fragment has a malformed postings list (the last byte of postings.body),
+    // its manifest matching those bytes: what the walk exists to catch, put straight into storage
+    // as if an earlier version with weaker checks had stored it.
+    const raw = gunzipSync(a.files.get('terms-0.bin.gz')!);
     const headerLength = raw.readUInt32LE(4);
     const [offset, length] = JSON.parse(raw.subarray(8, 8 + headerLength).toString('utf8')).sections['postings.body'];
     raw[offset + length - 1] ^= 0xff;
     const gz = new Uint8Array(gzipSync(raw));
     const manifest = JSON.parse(new TextDecoder().decode(a.files.get('manifest.json')!));
     manifest.buildId = 'malformed-postings';
-    manifest.files.bm25 = { ...manifest.files.bm25, bytes: gz.byteLength, rawBytes: raw.byteLength, sha256: createHash('sha256').update(gz).digest('hex') };
+    manifest.files['terms-0'] = { ...manifest.files['terms-0'], bytes: gz.byteLength, rawBytes: raw.byteLength, sha256: createHash('sha256').update(gz).digest('hex') };
     const files: StoredBuild['files'] = {};
-    for (const [role, entry] of Object.entries<{ path: string }>(manifest.files)) files[role as keyof StoredBuild['files']] = role === 'bm25' ? gz : a.files.get(entry.path)!;
+    for (const [role, entry] of Object.entries<{ path: string }>(manifest.files)) files[role as keyof StoredBuild['files']] = role === 'terms-0' ? gz : a.files.get(entry.path)!;
     const storage = await openBuildStorage();
     const build = { indexKey: MANIFEST, buildId: manifest.buildId, storedAt: 1, manifest: new TextEncoder().encode(JSON.stringify(manifest)), files };
     const server = fakeServer(a.files);

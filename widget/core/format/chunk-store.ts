@@ -1,6 +1,10 @@
 /**
- * `chunks.bin`, the chunk store of format 2: every chunk's text and metadata, column by column,
- * in the container of sections.ts (magic "HCC2").
+ * `chunks-<i>.bin`, a fragment of format 3's chunk store: the text and metadata of a run of
+ * chunks in document order, column by column, in the container of sections.ts (magic "HCC3").
+ * The header's `first` is the number of its first chunk in the whole index; a build's fragments
+ * follow each other without a gap, and a fragment ends where a document does (one of more than
+ * a fragment's size is a fragment of its own), so that a document's chunks (a hit's section, the
+ * clauses it refers to) are read from one fragment.
  *
  * Numbers are typed-array sections. All texts are one UTF-8 section, and a chunk's `text` is a
  * getter that decodes its own bytes when read: a start decodes no text at all (format 1 parsed
@@ -21,16 +25,18 @@ import { createError } from '../errors.ts';
 import type { Chunk } from '../schema.ts';
 import { readSections, typedBytes, writeSections } from './sections.ts';
 
-export const CHUNK_STORE_MAGIC = 'HCC2';
+export const CHUNK_STORE_MAGIC = 'HCC3';
 
 interface ChunkStoreHeader {
   count: number;
+  first: number;
   ids: string[];
   parentIds: string[];
   strings: string[];
 }
 
-export function encodeChunkStore(chunks: readonly Chunk[]): Uint8Array {
+/** Encodes `chunks`, the index's chunks from number `first` on. */
+export function encodeChunkStore(chunks: readonly Chunk[], first = 0): Uint8Array {
   const strings: string[] = [];
   const stringIndex = new Map<string, number>();
   const intern = (s: string): number => {
@@ -59,7 +65,7 @@ export function encodeChunkStore(chunks: readonly Chunk[]): Uint8Array {
   texts.forEach((bytes, i) => text.set(bytes, textStart[i]));
   sectionPathStart[n] = items.length;
   const clause = signed((c) => (c.clause === null ? -1 : intern(c.clause)));
-  const header: ChunkStoreHeader = { count: n, ids: chunks.map((c) => c.id), parentIds: chunks.map((c) => c.parentId), strings };
+  const header: ChunkStoreHeader = { count: n, first, ids: chunks.map((c) => c.id), parentIds: chunks.map((c) => c.parentId), strings };
   return writeSections(CHUNK_STORE_MAGIC, header, [
     ['doc', typedBytes(column((c) => c.doc))],
     ['page', typedBytes(column((c) => c.page))],
@@ -74,11 +80,17 @@ export function encodeChunkStore(chunks: readonly Chunk[]): Uint8Array {
   ]);
 }
 
-export function decodeChunkStore(bytes: Uint8Array, source = 'chunks.bin'): Chunk[] {
+/** A decoded fragment: the number of its first chunk in the index, and its chunks. */
+export interface ChunkFragment {
+  first: number;
+  chunks: Chunk[];
+}
+
+export function decodeChunkStore(bytes: Uint8Array, source = 'chunks.bin'): ChunkFragment {
   const file = readSections<ChunkStoreHeader>(bytes, CHUNK_STORE_MAGIC, source);
-  const { count, ids, parentIds, strings } = file.header;
+  const { count, first, ids, parentIds, strings } = file.header;
   const fail = (reason: string) => createError('INDEX_CORRUPT', source, reason);
-  if (!Number.isInteger(count) || count < 0) throw fail('malformed header');
+  if (!Number.isInteger(count) || count < 0 || !Number.isInteger(first) || first < 0) throw fail('malformed header');
   for (const [name, list] of [
     ['ids', ids],
     ['parentIds', parentIds],
@@ -125,5 +137,24 @@ export function decodeChunkStore(bytes: Uint8Array, source = 'chunks.bin'): Chun
     if (pageTwin[i] >= 0) chunk.pageTwin = pageTwin[i];
     chunks[i] = chunk;
   }
-  return chunks;
+  return { first, chunks };
+}
+
+/**
+ * Where a build's chunk store is cut into fragments: the number of each fragment's first chunk.
+ * A fragment takes whole documents until it holds at least `target` chunks (chunks are in
+ * document order); one fragment when `target` is at least the chunk count.
+ */
+export function chunkFragmentStarts(chunks: readonly Pick<Chunk, 'doc'>[], target: number): number[] {
+  const starts = [0];
+  let size = 0;
+  for (let i = 0; i < chunks.length; i++) {
+    const documentEnds = i + 1 === chunks.length || chunks[i + 1].doc !== chunks[i].doc;
+    size++;
+    if (documentEnds && size >= target && i + 1 < chunks.length) {
+      starts.push(i + 1);
+      size = 0;
+    }
+  }
+  return starts;
 }

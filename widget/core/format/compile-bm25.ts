@@ -1,11 +1,11 @@
 /**
- * Compiles the chunks into format 2's BM25 postings (widget/core/format/bm25-file.ts). The
+ * Compiles the chunks into the BM25 postings of the index format (widget/core/format/bm25-file.ts). The
  * counts are Orama's, as the reference index in builder/eval/orama-bm25.ts keeps them once its
  * two bookkeeping steps are replaced: raw term frequency, document frequency counted per chunk,
  * and field lengths in tokens with repeats; the average field length is Orama's running average,
  * computed in the same order, so scores agree with the reference to the bit.
  */
-import { BM25_FIELDS, Bm25File, encodeBm25File, NO_DOMAIN, type Bm25Contents, type Bm25Field } from './bm25-file.ts';
+import { BM25_FIELDS, Bm25File, encodeBm25Files, NO_DOMAIN, type Bm25Contents, type Bm25Field, type ChunkLocator } from './bm25-file.ts';
 import { throwIfAborted } from '../errors.ts';
 import { tokenize } from '../tokenizer/tokenize.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../schema.ts';
@@ -51,6 +51,7 @@ function* compileBm25Steps(chunks: readonly Chunk[], documents: readonly Indexed
   const fieldLengths = { body: new Uint32Array(chunks.length), context: new Uint32Array(chunks.length) };
   const avgFieldLength = { body: 0, context: 0 };
   const chunkDomain = new Uint16Array(chunks.length);
+  const locator = chunkLocator(chunks);
   const postings: Bm25Contents['postings'] = new Map();
   const counts = new Map<string, number>();
   const step = 1000;
@@ -78,10 +79,32 @@ function* compileBm25Steps(chunks: readonly Chunk[], documents: readonly Indexed
     }
   }
   options.onProgress?.({ step: 'bm25', done: chunks.length, total: chunks.length });
-  return { chunks: chunks.length, avgFieldLength, fieldLengths, domains, chunkDomain, postings };
+  return { chunks: chunks.length, avgFieldLength, fieldLengths, domains, chunkDomain, locator, postings };
+}
+
+/**
+ * Each chunk's document, page and section (the number of the first chunk of its document, page
+ * and parent section): what ranking reads of every candidate, kept in the BM25 base so that a
+ * reader ranks without the chunk fragments and reads only its hits' (index-by-need.ts).
+ */
+export function chunkLocator(chunks: readonly Pick<Chunk, 'doc' | 'page' | 'parentId'>[]): ChunkLocator {
+  const doc = new Uint32Array(chunks.length);
+  const page = new Uint32Array(chunks.length);
+  const section = new Uint32Array(chunks.length);
+  const first = new Map<string, number>();
+  chunks.forEach((c, i) => {
+    doc[i] = c.doc;
+    page[i] = c.page;
+    const key = `${c.doc}\u0000${c.page}\u0000${c.parentId}`;
+    let at = first.get(key);
+    if (at === undefined) first.set(key, (at = i));
+    section[i] = at;
+  });
+  return { doc, page, section };
 }
 
 /** The compiled postings as a reader sees them: for in-memory indexes (tests, the bench's synthetic corpora). */
 export function compileBm25File(chunks: readonly Chunk[], documents: readonly IndexedDocument[]): Bm25File {
-  return Bm25File.decode(encodeBm25File(compileBm25(chunks, documents)));
+  const { base, terms } = encodeBm25Files(compileBm25(chunks, documents));
+  return Bm25File.decode(base, terms);
 }

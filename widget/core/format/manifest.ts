@@ -6,16 +6,34 @@
 import { createError } from '../errors.ts';
 import type { Lang } from '../schema.ts';
 import { FITTED_FUSION, type FusionDefaults } from '../retrieval/fusion-defaults.ts';
-import { checkManifestFields } from './validate.ts';
+import { checkManifestFields, FRAGMENT_KEY } from './validate.ts';
 
 export const INDEX_FORMAT = 'harel-chat-index';
 /** Bump on any incompatible change of a file's layout; readers refuse other majors. */
-export const INDEX_FORMAT_VERSION = 2;
+export const INDEX_FORMAT_VERSION = 3;
 
-/** Logical names of the files of an index build. */
-/** `lexicon` (the mined query-expansion lexicon) is optional: builds without it still load. */
-export type IndexFileRole = 'documents' | 'chunks' | 'bm25' | 'vectors' | 'router' | 'lexicon';
-export const INDEX_FILE_ROLES: readonly IndexFileRole[] = ['documents', 'chunks', 'bm25', 'vectors', 'router', 'lexicon'];
+/**
+ * Logical names of the files of an index build that are one file each. `lexicon` (the mined
+ * query-expansion lexicon) and `vectors` are optional: builds without them still load.
+ */
+export type IndexFileRole = 'documents' | 'bm25' | 'vectors' | 'router' | 'lexicon';
+export const INDEX_FILE_ROLES: readonly IndexFileRole[] = ['documents', 'bm25', 'vectors', 'router', 'lexicon'];
+
+/** The kinds of file a build splits into numbered fragments: BM25 terms by hash, chunks in document order. */
+export type FragmentKind = 'terms' | 'chunks';
+export const FRAGMENT_KINDS: readonly FragmentKind[] = ['terms', 'chunks'];
+/** A fragment's key in the manifest's `files`: its kind and number, `terms-0`, `chunks-12`. */
+export type FragmentKey = `${FragmentKind}-${number}`;
+/** Every key of the manifest's `files`. */
+export type IndexFileKey = IndexFileRole | FragmentKey;
+
+export const fragmentKey = (kind: FragmentKind, i: number): FragmentKey => `${kind}-${i}`;
+
+/** The fragment a key names, or null for a role's key. */
+export function parseFragmentKey(key: string): { kind: FragmentKind; index: number } | null {
+  const match = FRAGMENT_KEY.exec(key);
+  return match ? { kind: match[1] as FragmentKind, index: Number(match[2]) } : null;
+}
 
 export interface IndexFileEntry {
   /** File name inside the index folder. */
@@ -86,7 +104,9 @@ export interface IndexManifest {
   };
   /** Retrieval defaults tuned for this build (fusion weights and the like). */
   retrieval: RetrievalDefaults;
-  files: Partial<Record<IndexFileRole, IndexFileEntry>>;
+  /** How many fragments of each kind the build has; `files` lists each as `<kind>-<i>`. */
+  fragments: Record<FragmentKind, number>;
+  files: Partial<Record<IndexFileKey, IndexFileEntry>>;
   /**
    * The site the index serves (optional; readers that do not know it ignore it): its name,
    * contact channels and starter questions, written by `harel-builder build --site <file>`. The
@@ -114,6 +134,9 @@ export interface SiteInfo {
   contacts?: SiteContacts;
   starters?: Partial<Record<Lang, string[]>>;
 }
+
+/** More fragments of a kind than any build needs (a million chunks in fragments of 500 is 2,000). */
+const MAX_FRAGMENTS = 100_000;
 
 const SITE_TEXT_MAX = 200;
 const isText = (v: unknown): v is string => typeof v === 'string' && v.trim() !== '' && v.length <= SITE_TEXT_MAX;
@@ -218,15 +241,28 @@ export function parseManifest(json: unknown, source = 'manifest.json'): IndexMan
   if (typeof m.buildId !== 'string' || !m.files || typeof m.files !== 'object') {
     throw createError('INDEX_CORRUPT', source, 'buildId or files missing');
   }
-  for (const role of ['documents', 'chunks', 'bm25'] as const) {
+  for (const role of ['documents', 'bm25'] as const) {
     if (!Object.hasOwn(m.files, role) || !m.files[role]) throw createError('INDEX_CORRUPT', source, `the ${role} file is not listed`);
+  }
+  const fragments = m.fragments as Partial<Record<FragmentKind, unknown>> | undefined;
+  if (typeof fragments !== 'object' || fragments === null) throw createError('INDEX_CORRUPT', source, 'fragments missing');
+  for (const kind of FRAGMENT_KINDS) {
+    const count = fragments[kind];
+    if (!Number.isInteger(count) || (count as number) < 1 || (count as number) > MAX_FRAGMENTS) throw createError('INDEX_CORRUPT', source, `fragments.${kind} is not a count of fragments`);
+    for (let i = 0; i < (count as number); i++) {
+      const key = fragmentKey(kind, i);
+      if (!Object.hasOwn(m.files, key) || !m.files[key]) throw createError('INDEX_CORRUPT', source, `the fragment ${key} is not listed`);
+    }
   }
   // Every field a reader uses, by type (the index fuzzer's finds): a boolean for a byte count or a folder for a
   // file name is refused here, not met as a TypeError while the files are read.
   checkManifestFields(m as Record<string, unknown>, source);
-  // Only the roles this reader knows: an unknown one is neither downloaded nor stored.
+  // Only the roles and fragments this reader knows: an unknown one is neither downloaded nor stored.
   const files: IndexManifest['files'] = {};
   for (const role of INDEX_FILE_ROLES) if (Object.hasOwn(m.files, role)) files[role] = m.files[role];
+  for (const kind of FRAGMENT_KINDS) {
+    for (let i = 0; i < m.fragments![kind]; i++) files[fragmentKey(kind, i)] = m.files[fragmentKey(kind, i)];
+  }
   const { site, ...rest } = m;
   const parsedSite = parseSiteInfo(site);
   return { ...rest, files, retrieval: retrievalDefaults(m.retrieval), ...(parsedSite ? { site: parsedSite } : {}) } as IndexManifest;

@@ -6,10 +6,10 @@ import { createError, HarelError, throwIfAborted } from '../errors.ts';
 import type { Chunk, IndexedDocument, WorkOptions } from '../schema.ts';
 import { decodeJson, gunzip, sha256Hex } from './bytes.ts';
 import { decodeChunkStore } from './chunk-store.ts';
-import { parseManifest, type IndexFileEntry, type IndexFileRole, type IndexManifest } from './manifest.ts';
+import { fragmentKey, parseManifest, type IndexFileEntry, type IndexFileKey, type IndexFileRole, type IndexManifest } from './manifest.ts';
 import { decodeVectorTable, type VectorTable } from './vector-file.ts';
-import { Bm25File } from './bm25-file.ts';
-import { checkChunksAgainstDocuments, checkDocuments, checkRouter, checkVectors } from './validate.ts';
+import { Bm25File, decodeBm25Base } from './bm25-file.ts';
+import { checkChunkFragment, checkChunksAgainstDocuments, checkDocuments, checkLocatorDocuments, checkRouter, checkVectors } from './validate.ts';
 import type { RouterModel } from '../retrieval/route.ts';
 import { parseMinedLexicon, type MinedLexicon } from '../retrieval/mined-lexicon.ts';
 
@@ -22,7 +22,7 @@ export interface LoadedIndex {
   manifest: IndexManifest;
   documents: IndexedDocument[];
   chunks: Chunk[];
-  /** The BM25 postings, used in place (format 2). */
+  /** The BM25 postings, used in place. */
   bm25: Bm25File;
   vectors: VectorTable | null;
   router: RouterModel | null;
@@ -81,11 +81,11 @@ export interface DecodeOptions {
    * not repeated. Lookups still check the bounds of what they read.
    */
   bm25Walked?: boolean;
-}
-
-function bm25File(bytes: Uint8Array | undefined, path = 'bm25.bin', walked = false): Bm25File {
-  if (!bytes) throw createError('INDEX_CORRUPT', path, 'file missing');
-  return Bm25File.decode(bytes, path, { walked });
+  /**
+   * The build is read by need (index-by-need.ts): `raw` holds no term or chunk fragment, they
+   * come later; `chunks` is a sparse array filled as they do.
+   */
+  byNeed?: boolean;
 }
 
 /** Decodes vectors.bin and checks it against its build: the embedder's dimensions, one vector per chunk. */
@@ -97,8 +97,58 @@ export function decodeVectors(manifest: IndexManifest, bytes: Uint8Array, chunkC
   return vectors;
 }
 
+/** The inflated files of a build, by their key in the manifest. */
+export type InflatedFiles = Partial<Record<IndexFileKey, Uint8Array>>;
+
+/**
+ * Decodes chunk fragment `index` and puts its chunks in place in `chunks` (the index's, as long as
+ * it has chunks), after checking it against the BM25 base and the documents.
+ */
+export function placeChunkFragment(chunks: Chunk[], index: number, bytes: Uint8Array, bm25: Bm25File, documents: readonly IndexedDocument[], source: string): void {
+  const fragment = decodeChunkStore(bytes, source);
+  checkChunkFragment(fragment, index, bm25, source);
+  checkChunksAgainstDocuments(fragment.chunks, documents, source, bm25.chunks);
+  fragment.chunks.forEach((chunk, k) => (chunks[fragment.first + k] = chunk));
+}
+
+/** The chunks of every chunk fragment, each where the BM25 base places it. */
+function decodeChunks(manifest: IndexManifest, raw: InflatedFiles, bm25: Bm25File, documents: readonly IndexedDocument[]): Chunk[] {
+  if (bm25.chunkFragmentStarts.length !== manifest.fragments.chunks) {
+    throw createError('INDEX_CORRUPT', manifest.files.bm25?.path ?? 'bm25', `places ${bm25.chunkFragmentStarts.length} chunk fragments, the manifest lists ${manifest.fragments.chunks}`);
+  }
+  const chunks: Chunk[] = new Array(bm25.chunks);
+  for (let i = 0; i < manifest.fragments.chunks; i++) {
+    const key = fragmentKey('chunks', i);
+    const path = manifest.files[key]?.path ?? key;
+    const bytes = raw[key];
+    if (!bytes) throw createError('INDEX_CORRUPT', path, 'file missing');
+    placeChunkFragment(chunks, i, bytes, bm25, documents, path);
+  }
+  // Ids are unique across the build, not only within a fragment: checked once all are in.
+  checkChunksAgainstDocuments(chunks, documents, 'chunks');
+  return chunks;
+}
+
+/** The BM25 base and every term fragment. */
+function decodeBm25(manifest: IndexManifest, raw: InflatedFiles, walked: boolean, which: 'all' | 'none'): Bm25File {
+  const path = manifest.files.bm25?.path ?? 'bm25';
+  if (!raw.bm25) throw createError('INDEX_CORRUPT', path, 'file missing');
+  if (which === 'none') {
+    const base = decodeBm25Base(raw.bm25, path);
+    if (base.termFragments !== manifest.fragments.terms) throw createError('INDEX_CORRUPT', path, `names ${base.termFragments} term fragments, the manifest ${manifest.fragments.terms}`);
+    return new Bm25File(base, [], path);
+  }
+  const keys = Array.from({ length: manifest.fragments.terms }, (_, i) => fragmentKey('terms', i));
+  const terms = keys.map((key) => {
+    const bytes = raw[key];
+    if (!bytes) throw createError('INDEX_CORRUPT', manifest.files[key]?.path ?? key, 'file missing');
+    return bytes;
+  });
+  return Bm25File.decode(raw.bm25, terms, path, { walked, termSources: keys.map((key) => manifest.files[key]?.path ?? key) });
+}
+
 /** Decodes the inflated files of a build into typed values (`vectors` null when `raw` has none). */
-export function decodeIndexFiles(manifest: IndexManifest, raw: Partial<Record<IndexFileRole, Uint8Array>>, options: DecodeOptions = {}): LoadedIndex {
+export function decodeIndexFiles(manifest: IndexManifest, raw: InflatedFiles, options: DecodeOptions = {}): LoadedIndex {
   const json = <T>(role: IndexFileRole): T => {
     const bytes = raw[role];
     if (!bytes) throw createError('INDEX_CORRUPT', role, 'file missing');
@@ -108,15 +158,13 @@ export function decodeIndexFiles(manifest: IndexManifest, raw: Partial<Record<In
       throw createError('INDEX_CORRUPT', manifest.files[role]?.path ?? role, error instanceof Error ? error.message : String(error));
     }
   };
-  if (!raw.chunks) throw createError('INDEX_CORRUPT', manifest.files.chunks?.path ?? 'chunks', 'file missing');
-  const chunks = decodeChunkStore(raw.chunks, manifest.files.chunks?.path);
-  const vectors = raw.vectors ? decodeVectors(manifest, raw.vectors, chunks.length) : null;
-  const bm25 = bm25File(raw.bm25, manifest.files.bm25?.path, options.bm25Walked);
-  if (bm25.chunks !== chunks.length) {
-    throw createError('INDEX_CORRUPT', manifest.files.bm25?.path ?? 'bm25', `postings for ${bm25.chunks} chunks, the chunk store has ${chunks.length}`);
-  }
+  const byNeed = options.byNeed === true;
   const documents = checkDocuments(json<unknown>('documents'), manifest.files.documents?.path ?? 'documents');
-  checkChunksAgainstDocuments(chunks, documents, manifest.files.chunks?.path ?? 'chunks');
+  const bm25 = decodeBm25(manifest, raw, options.bm25Walked === true, byNeed ? 'none' : 'all');
+  checkLocatorDocuments(bm25, documents, manifest.files.bm25?.path ?? 'bm25');
+  // By need, the chunks arrive fragment by fragment (index-by-need.ts): a sparse array until then.
+  const chunks = byNeed ? new Array<Chunk>(bm25.chunks) : decodeChunks(manifest, raw, bm25, documents);
+  const vectors = raw.vectors ? decodeVectors(manifest, raw.vectors, bm25.chunks) : null;
   return {
     manifest,
     documents,
@@ -128,26 +176,31 @@ export function decodeIndexFiles(manifest: IndexManifest, raw: Partial<Record<In
   };
 }
 
+/** Reads one file of a build from `source` and verifies and inflates it. */
+export async function readVerified(source: IndexFileSource, entry: IndexFileEntry, signal?: AbortSignal): Promise<Uint8Array> {
+  let stored: Uint8Array;
+  try {
+    stored = await source.read(entry.path, signal);
+  } catch (error) {
+    // A source's own failure (a download's) keeps its code; a file the folder lacks is a broken build.
+    if (error instanceof HarelError) throw error;
+    throw createError('INDEX_CORRUPT', entry.path, `cannot be read (${error instanceof Error ? error.message : String(error)})`);
+  }
+  return verifyAndInflate(entry, stored);
+}
+
 /** Reads, verifies and decodes a whole build. */
 export async function readIndex(source: IndexFileSource, options: WorkOptions = {}): Promise<LoadedIndex> {
   const { signal, onProgress } = options;
   const manifest = await readManifest(source, signal);
-  const entries = Object.entries(manifest.files) as [IndexFileRole, IndexFileEntry][];
+  const entries = Object.entries(manifest.files) as [IndexFileKey, IndexFileEntry][];
   const total = entries.reduce((sum, [, e]) => sum + e.bytes, 0);
   let done = 0;
-  const raw: Partial<Record<IndexFileRole, Uint8Array>> = {};
+  const raw: InflatedFiles = {};
   for (const [role, entry] of entries) {
     throwIfAborted(signal);
     onProgress?.({ step: 'load', done, total, detail: entry.path });
-    let stored: Uint8Array;
-    try {
-      stored = await source.read(entry.path, signal);
-    } catch (error) {
-      // A source's own failure (a download's) keeps its code; a file the folder lacks is a broken build.
-      if (error instanceof HarelError) throw error;
-      throw createError('INDEX_CORRUPT', entry.path, `cannot be read (${error instanceof Error ? error.message : String(error)})`);
-    }
-    raw[role] = await verifyAndInflate(entry, stored);
+    raw[role] = await readVerified(source, entry, signal);
     done += entry.bytes;
   }
   onProgress?.({ step: 'load', done, total });

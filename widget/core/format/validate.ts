@@ -20,7 +20,9 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 /** A file name inside the index folder: no folders, no "..", nothing a URL would read differently. */
 export const INDEX_FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
-const FILE_ROLES = ['documents', 'chunks', 'bm25', 'vectors', 'router', 'lexicon'] as const;
+const FILE_ROLES = ['documents', 'bm25', 'vectors', 'router', 'lexicon'] as const;
+/** Fragment keys (`terms-3`, `chunks-12`); parseManifest checks each one its `fragments` counts is listed. */
+export const FRAGMENT_KEY = /^(terms|chunks)-(0|[1-9][0-9]{0,6})$/;
 const DTYPES = new Set(['q8', 'q4', 'fp32']);
 
 /**
@@ -34,7 +36,8 @@ export function checkManifestFields(m: Record<string, unknown>, source: string):
   for (const key of ['createdAt', 'builderVersion', 'tokenizerVersion'] as const) if (m[key] !== undefined && !isString(m[key])) throw fail(`${key} is not a string`);
   if (!isObject(m.files)) throw fail('files is not an object');
   const paths = new Set<string>();
-  for (const role of FILE_ROLES) {
+  const keys = [...FILE_ROLES, ...Object.keys(m.files).filter((key) => FRAGMENT_KEY.test(key))];
+  for (const role of keys) {
     if (!Object.hasOwn(m.files, role)) continue;
     const e = m.files[role];
     if (!isObject(e)) throw fail(`files.${role} is not an object`);
@@ -129,7 +132,8 @@ export function checkRouter(json: unknown, source: string): RouterModel {
 }
 
 /** Chunks point at documents, twins at chunks, and each chunk's page lies in its document. */
-export function checkChunksAgainstDocuments(chunks: readonly Chunk[], documents: readonly IndexedDocument[], source: string): void {
+/** `total`: the chunks of the whole build, which twins may name (default: these). */
+export function checkChunksAgainstDocuments(chunks: readonly Chunk[], documents: readonly IndexedDocument[], source: string, total = chunks.length): void {
   const fail: Fail = (reason) => createError('INDEX_CORRUPT', source, reason);
   const ids = new Set<string>();
   for (let i = 0; i < chunks.length; i++) {
@@ -138,8 +142,42 @@ export function checkChunksAgainstDocuments(chunks: readonly Chunk[], documents:
     ids.add(c.id);
     if (!isString(c.parentId)) throw fail(`chunk ${i} has no parent id`);
     if (c.doc >= documents.length) throw fail(`chunk ${i} names document ${c.doc} of ${documents.length}`);
-    if ((c.twin !== undefined && c.twin >= chunks.length) || (c.pageTwin !== undefined && c.pageTwin >= chunks.length)) throw fail(`chunk ${i} names a twin that does not exist`);
+    if ((c.twin !== undefined && c.twin >= total) || (c.pageTwin !== undefined && c.pageTwin >= total)) throw fail(`chunk ${i} names a twin that does not exist`);
   }
+}
+
+/** The BM25 base's locator names documents the build has. */
+export function checkLocatorDocuments(base: { locator: { doc: Uint32Array } }, documents: readonly IndexedDocument[], source: string): void {
+  const docs = base.locator.doc;
+  for (let i = 0; i < docs.length; i++) if (docs[i] >= documents.length) throw createError('INDEX_CORRUPT', source, `chunk ${i} names document ${docs[i]} of ${documents.length}`);
+}
+
+/** What a chunk fragment must agree with: the BM25 base's chunk count, fragment starts and locator. */
+export interface ChunkFragmentPlace {
+  chunks: number;
+  chunkFragmentStarts: readonly number[];
+  locator: { doc: Uint32Array; page: Uint32Array; section: Uint32Array };
+}
+
+/**
+ * A chunk fragment lies where the base says (fragment `index` starts at its first chunk and ends
+ * where the next starts) and says of each chunk what the base's locator says: its document and
+ * page, and the parent section of the chunk its section starts at. Ranking reads the locator and
+ * an answer the chunks: a build where the two disagree would cite a page it did not rank.
+ */
+export function checkChunkFragment(fragment: { first: number; chunks: readonly Chunk[] }, index: number, base: ChunkFragmentPlace, source: string): void {
+  const fail: Fail = (reason) => createError('INDEX_CORRUPT', source, reason);
+  const starts = base.chunkFragmentStarts;
+  const end = starts[index + 1] ?? base.chunks;
+  if (fragment.first !== starts[index] || fragment.first + fragment.chunks.length !== end) {
+    throw fail(`holds chunks ${fragment.first}–${fragment.first + fragment.chunks.length - 1}, the BM25 base places fragment ${index} at ${starts[index]}–${end - 1}`);
+  }
+  const { doc, page, section } = base.locator;
+  fragment.chunks.forEach((c, k) => {
+    const i = fragment.first + k;
+    const s = section[i] - fragment.first;
+    if (c.doc !== doc[i] || c.page !== page[i] || s < 0 || fragment.chunks[s]?.parentId !== c.parentId) throw fail(`chunk ${i} is not where the BM25 base places it`);
+  });
 }
 
 /**

@@ -8,6 +8,7 @@ import type { PassageOrigin } from '../device/device-document.ts';
 import type { DeviceSearchPart } from '../device/device-search-part.ts';
 import type { LoadedIndex } from '../format/read-index.ts';
 import type { Chunk, IndexedDocument } from '../schema.ts';
+import { createError } from '../errors.ts';
 import { tokenize } from '../tokenizer/index.ts';
 import { Bm25Index, type Bm25SearchOptions } from './bm25-index.ts';
 import { collapseTwins, type CollapsedHit } from './collapse.ts';
@@ -17,7 +18,7 @@ import { LEXICON } from './lexicon.ts';
 import { fuse, fuseScores, type FusedHit, type FusionMethod, type ScoredChunk } from './fuse.ts';
 import { routeQuery, type RouteResult } from './route.ts';
 import { searchVectors } from './vector-search.ts';
-import { groupByPage, groupBySection, type PageCandidate } from './page-groups.ts';
+import { groupByPage, groupBySection, type PageCandidate, type PlaceOf } from './page-groups.ts';
 
 export type SearchMode = 'bm25' | 'vector' | 'hybrid';
 
@@ -181,6 +182,19 @@ export interface FirstStageCandidates {
  */
 export const DEVICE_PREFERENCE = 1;
 
+/** What reads a build's fragments when a search needs them (core/format/index-by-need.ts IndexByNeed). */
+export interface FragmentReader {
+  ensureTerms(terms: Iterable<string>, signal?: AbortSignal): Promise<void>;
+  /** Resolves to whether any chunk fragment was read. */
+  ensureChunks(chunks: Iterable<number>, signal?: AbortSignal): Promise<boolean>;
+}
+
+interface RankedSections {
+  first: Omit<SearchResult, 'query' | 'hits'>;
+  ranked: CollapsedHit[];
+  sections: PageCandidate[];
+}
+
 export class Retriever {
   readonly index: LoadedIndex;
   private readonly bm25: Bm25Index;
@@ -211,20 +225,47 @@ export class Retriever {
     // Only vectors came in (device-search-part.ts keeps the rest): the tables built from the text stand.
     if (sameText) return;
     this.deviceBm25 = part ? new Bm25Index(part.bm25) : null;
+    this.documents = part ? this.index.documents.concat(part.documents) : this.index.documents;
+    this.joinChunks();
+  }
+
+  /** The site's chunks followed by the customer's, their documents numbered after the site's. */
+  private joinChunks(): void {
+    const part = this.device;
     const docOffset = this.index.documents.length;
     this.chunks = part ? this.index.chunks.concat(part.chunks.map((c) => ({ ...c, doc: c.doc + docOffset }))) : this.index.chunks;
-    this.documents = part ? this.index.documents.concat(part.documents) : this.index.documents;
     this.resolver = null;
-    this.siblingMap = null;
   }
 
   /** Whether a hit's chunk number is one of the customer's documents'. */
   private isDevice(chunk: number): boolean {
-    return chunk >= this.index.chunks.length;
+    return chunk >= this.index.bm25.chunks;
   }
+
+  /**
+   * Where a chunk lies, read from the BM25 base (the customer's part's for theirs), never from
+   * the chunk: ranking then needs no chunk fragment, only the hits it returns do (index-by-need.ts).
+   */
+  readonly placeOf: PlaceOf = (i) => {
+    const site = this.index.bm25;
+    if (i < site.chunks) return { doc: site.locator.doc[i], page: site.locator.page[i], section: site.locator.section[i] };
+    const own = this.device!.bm25.locator;
+    const j = i - site.chunks;
+    return { doc: own.doc[j] + this.index.documents.length, page: own.page[j], section: own.section[j] + site.chunks };
+  };
 
   get hasVectors(): boolean {
     return this.index.vectors !== null;
+  }
+
+  /**
+   * Every term a search for `query` looks up in the site's BM25 index: its own words and their
+   * expansions (termStats reads the same words). What a reader that loads term fragments by need
+   * (core/format/index-by-need.ts) must have loaded before `search`.
+   */
+  lookupTerms(query: string): string[] {
+    const { terms, minedTerms } = this.expander.expand(query);
+    return [...new Set([query, terms, minedTerms].flatMap((text) => (text ? tokenize(text, { forQuery: true }) : [])))];
   }
 
   /** The router's best domain and its confidence; whether to filter on it is search()'s call. */
@@ -233,24 +274,68 @@ export class Retriever {
   }
 
   search(query: string, options: SearchOptions = {}): SearchResult {
-    const k = options.k ?? 10;
-    const { ranked, termStats, ...first } = this.firstStage(query, options);
+    return this.describeSections(query, this.rankSections(query, options), options);
+  }
+
+  /**
+   * `search` over a build read by need (core/format/index-by-need.ts): reads the term fragments of
+   * the query's words, ranks (the BM25 base places every candidate), then reads the chunk
+   * fragments of the hits it returns before describing them. A hit's section and the clauses it
+   * refers to are of its document, and a document's chunks are in one fragment. The result is
+   * `search`'s over the whole build.
+   */
+  async searchByNeed(query: string, options: SearchOptions, reader: FragmentReader, signal?: AbortSignal): Promise<SearchResult> {
+    await reader.ensureTerms(this.lookupTerms(query), signal);
+    if (options.collapseTwins ?? this.index.manifest.retrieval.collapseTwins) {
+      // Collapsing reads the twins of every candidate, not only of the hits.
+      const { bm25, vector } = this.candidates(query, options);
+      await this.ensureChunks(
+        reader,
+        [...bm25, ...vector].map((h) => h.chunk),
+        signal,
+      );
+    }
+    const ranked = this.rankSections(query, options);
+    await this.ensureChunks(
+      reader,
+      ranked.sections.map((s) => s.chunks[0]),
+      signal,
+    );
+    return this.describeSections(query, ranked, options);
+  }
+
+  private async ensureChunks(reader: FragmentReader, chunks: number[], signal?: AbortSignal): Promise<void> {
+    if (
+      await reader.ensureChunks(
+        chunks.filter((i) => !this.isDevice(i)),
+        signal,
+      )
+    )
+      this.chunksLoaded();
+  }
+
+  /** The first stage, and its first k sections (one result per section of a page). */
+  private rankSections(query: string, options: SearchOptions): RankedSections {
+    const { ranked, ...first } = this.firstStage(query, options);
     // One result per section of a page, its best chunk: the answer widens a hit to its section
     // anyway, so a second chunk of the same section would only repeat it.
-    const pages = groupBySection(ranked, this.chunks);
+    const sections = groupBySection(ranked, this.placeOf).slice(0, options.k ?? 10);
+    return { first, ranked, sections };
+  }
+
+  private describeSections(query: string, { first, ranked, sections }: RankedSections, options: SearchOptions): SearchResult {
     const best = new Map(ranked.map((h) => [h.chunk, h]));
     return {
       query,
       ...first,
-      termStats,
-      hits: pages.slice(0, k).map((page, i) => this.describe(best.get(page.chunks[0])!, i + 1, options.crossReferences !== false)),
+      hits: sections.map((section, i) => this.describe(best.get(section.chunks[0])!, i + 1, options.crossReferences !== false)),
     };
   }
 
   /** Every page of the first stage's pool, in rank order, with what was known when ranking it. */
   pageCandidates(query: string, options: SearchOptions = {}): { pages: PageCandidate[]; route: RouteResult | null; termStats: TermStats } {
     const { ranked, route, termStats } = this.firstStage(query, options);
-    return { pages: groupByPage(ranked, this.chunks), route, termStats };
+    return { pages: groupByPage(ranked, this.placeOf), route, termStats };
   }
 
   /** Route, BM25 and vectors over a fixed pool, fusion, the routed domain's boost, twins collapsed. */
@@ -275,8 +360,10 @@ export class Retriever {
   semantic(candidates: FirstStageCandidates, queryVector: Float32Array | null): SemanticEvidence | null {
     const { mode, bm25, vector } = candidates;
     if (mode !== 'hybrid' || vector.length === 0 || !this.index.manifest.embedder || !queryVector || !this.index.vectors) return null;
-    const { chunks } = this;
-    const pageOf = (i: number) => `${chunks[i].doc}:${chunks[i].page}`;
+    const pageOf = (i: number) => {
+      const { doc, page } = this.placeOf(i);
+      return `${doc}:${page}`;
+    };
     const first = pageOf(vector[0].chunk);
     const other = vector.find((h) => pageOf(h.chunk) !== first);
     const centroid = corpusCentroid(this.index.vectors);
@@ -334,13 +421,14 @@ export class Retriever {
     }
     let vector: ScoredChunk[] = [];
     if (mode !== 'bm25' && options.queryVector && this.index.vectors) {
-      const { chunks, documents } = this.index;
-      const filter = domainFilter ? (i: number) => documents[chunks[i].doc].domain === domainFilter : undefined;
+      const { documents } = this.index;
+      const docs = this.index.bm25.locator.doc;
+      const filter = domainFilter ? (i: number) => documents[docs[i]].domain === domainFilter : undefined;
       vector = searchVectors(this.index.vectors, options.queryVector, { k: vectorPool, filter });
       const deviceVectors = this.device?.vectors;
       if (deviceVectors && deviceVectors.dim === options.queryVector.length) {
         // The customer's chunks are never filtered by the site's domains; a row not embedded yet scores 0.
-        const offset = chunks.length;
+        const offset = this.index.bm25.chunks;
         const own = searchVectors(deviceVectors, options.queryVector, { k: vectorPool }).filter((h) => h.score > 0);
         vector = vector
           .concat(own.map((h) => ({ chunk: h.chunk + offset, score: h.score })))
@@ -358,7 +446,7 @@ export class Retriever {
   private searchWords(text: string, options: Bm25SearchOptions): ScoredChunk[] {
     const site = this.bm25.search(text, options);
     if (!this.deviceBm25) return site;
-    const offset = this.index.chunks.length;
+    const offset = this.index.bm25.chunks;
     const own = this.deviceBm25.search(text, { ...options, domain: null, background: this.index.bm25 });
     return site
       .concat(own.map((h) => ({ chunk: h.chunk + offset, score: h.score })))
@@ -382,11 +470,11 @@ export class Retriever {
     if (!domainFilter && route?.domain && boost > 0) {
       // A soft preference for the routed domain: a wrong guess demotes the answer instead of
       // removing it, which a hard filter would.
-      const { chunks, documents } = this;
+      const { documents } = this;
       const factor = 1 + boost * route.confidence;
       // The customer's own documents count as the routed domain's: they are about their own
       // insurance, and a boost the site's booklets got without them would cancel their preference.
-      const routed = (chunk: number) => this.isDevice(chunk) || documents[chunks[chunk].doc].domain === route.domain;
+      const routed = (chunk: number) => this.isDevice(chunk) || documents[this.placeOf(chunk).doc].domain === route.domain;
       fused = fused.map((h) => (routed(h.chunk) ? { ...h, score: h.score * factor } : h)).sort((a, b) => b.score - a.score || a.chunk - b.chunk);
     }
     if (this.device) {
@@ -417,7 +505,7 @@ export class Retriever {
 
   private describe(hit: CollapsedHit, rank: number, withReferences: boolean): RetrievedPassage {
     const { twins, ...fusedHit } = hit;
-    const chunk = this.chunks[hit.chunk];
+    const chunk = this.chunk(hit.chunk);
     const doc = this.documents[chunk.doc];
     const device = this.isDevice(hit.chunk) && this.device ? this.device.documentIds[chunk.doc - this.index.documents.length] : null;
     return {
@@ -454,28 +542,38 @@ export class Retriever {
     });
   }
 
-  /** The chunks of the same section on the same page, in reading order: wider context for a hit. */
+  /**
+   * The chunks of the same section on the same page, in reading order: wider context for a hit.
+   * A section's id is its first chunk, and a document's chunks follow each other: the scan starts
+   * there and stops at the document's end.
+   */
   expandToParent(chunkIndex: number): Chunk[] {
-    const chunk = this.chunks[chunkIndex];
-    return this.siblings(chunk).filter((c) => c.page === chunk.page && c.doc === chunk.doc);
+    const { doc, section } = this.placeOf(chunkIndex);
+    const start = typeof section === 'number' ? section : chunkIndex;
+    const out: Chunk[] = [];
+    for (let j = start; j < this.chunks.length; j++) {
+      const place = this.placeOf(j);
+      if (place.doc !== doc) break;
+      if (place.section === section) out.push(this.chunk(j));
+    }
+    return out;
   }
 
-  private siblingMap: Map<string, Chunk[]> | null = null;
+  /** Chunk `i`, which must be loaded (a reader by need loads the hits' fragments before describing them). */
+  private chunk(i: number): Chunk {
+    const chunk = this.chunks[i];
+    if (!chunk) throw createError('INDEX_FRAGMENT_MISSING', `the chunk fragment of chunk ${i}`);
+    return chunk;
+  }
 
-  private siblings(chunk: Chunk): Chunk[] {
-    if (!this.siblingMap) {
-      this.siblingMap = new Map();
-      for (const c of this.chunks) {
-        const list = this.siblingMap.get(c.parentId);
-        if (list) list.push(c);
-        else this.siblingMap.set(c.parentId, [c]);
-      }
-    }
-    return this.siblingMap.get(chunk.parentId) ?? [chunk];
+  /** Chunk fragments came in (index-by-need.ts): what was read from the chunks loaded before is read again. */
+  chunksLoaded(): void {
+    // The join with the customer's chunks is a copy of the site's array: made again with the new ones.
+    this.joinChunks();
   }
 
   document(chunkIndex: number): IndexedDocument {
-    return this.documents[this.chunks[chunkIndex].doc];
+    return this.documents[this.placeOf(chunkIndex).doc];
   }
 }
 
