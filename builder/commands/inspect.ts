@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { createError } from '../errors.ts';
 import { readIndexFolder } from '../read-index-folder.ts';
+import { FRAGMENT_KINDS, parseFragmentKey } from '../../widget/core/format/manifest.ts';
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
@@ -30,9 +31,24 @@ export async function inspectCommand(argv: string[]): Promise<number> {
   out.push(`retrieval defaults: ${fusion} (hybrid), routeMinConfidence ${r.routeMinConfidence}`);
   out.push('', 'files:');
   let total = 0;
+  // A split build has hundreds of fragments: each kind is one line (count, bytes, smallest and largest).
+  const split = (key: string) => {
+    const kind = parseFragmentKey(key)?.kind;
+    return kind !== undefined && manifest.fragments[kind] > 1 ? kind : null;
+  };
   for (const [role, f] of Object.entries(manifest.files)) {
     total += f!.bytes;
-    out.push(`  ${role.padEnd(10)} ${f!.path.padEnd(20)} ${kb(f!.bytes).padStart(10)} (raw ${kb(f!.rawBytes)})  sha256 ${f!.sha256.slice(0, 12)}…`);
+    if (!split(role)) out.push(`  ${role.padEnd(10)} ${f!.path.padEnd(20)} ${kb(f!.bytes).padStart(10)} (raw ${kb(f!.rawBytes)})  sha256 ${f!.sha256.slice(0, 12)}…`);
+  }
+  for (const kind of FRAGMENT_KINDS) {
+    const entries = Object.entries(manifest.files)
+      .filter(([key]) => split(key) === kind)
+      .map(([, f]) => f!);
+    if (entries.length === 0) continue;
+    const sizes = entries.map((f) => f.bytes);
+    const bytes = sizes.reduce((a, b) => a + b, 0);
+    const raw = entries.reduce((a, f) => a + f.rawBytes, 0);
+    out.push(`  ${`${kind}-*`.padEnd(10)} ${`${entries.length} fragments`.padEnd(20)} ${kb(bytes).padStart(10)} (raw ${kb(raw)})  ${kb(Math.min(...sizes))}–${kb(Math.max(...sizes))} each`);
   }
   out.push(`  total ${kb(total)}, ${(total / Math.max(1, chunks.length)).toFixed(0)} bytes per chunk`);
   const { bm25 } = index;
