@@ -108,6 +108,20 @@ describe('an index read by need', () => {
     expect((error as Error).message).toMatch(/places fragment 0 at 0–9/);
   });
 
+  it('refuses at open a manifest that lists fewer chunk fragments than the BM25 base places', async () => {
+    const { source } = countingSource();
+    const fewer: IndexFileSource = {
+      async read(path, signal) {
+        const bytes = await source.read(path, signal);
+        if (path !== 'manifest.json') return bytes;
+        const manifest = JSON.parse(new TextDecoder().decode(bytes));
+        manifest.fragments.chunks = 3;
+        return new TextEncoder().encode(JSON.stringify(manifest));
+      },
+    };
+    await expect(IndexByNeed.open(fewer)).rejects.toThrowError(/names 8 term and 4 chunk fragments, the manifest 8 and 3/);
+  });
+
   it('reads a fragment once however many searches ask for it at the same time', async () => {
     const { source, reads } = countingSource();
     const byNeed = await IndexByNeed.open(source);

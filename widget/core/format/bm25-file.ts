@@ -170,7 +170,8 @@ export class Bm25File {
   private readonly parts: (Bm25Terms | null)[];
   private readonly source: string;
 
-  constructor(base: Bm25Base, parts: readonly (Bm25Terms | null)[] = [], source = 'bm25.bin') {
+  /** The base alone: term fragments come in through `addTerms`. */
+  constructor(base: Bm25Base, source = 'bm25.bin') {
     this.chunks = base.chunks;
     this.fields = base.fields;
     this.avgFieldLength = base.avgFieldLength;
@@ -181,15 +182,15 @@ export class Bm25File {
     this.termFragments = base.termFragments;
     this.chunkFragmentStarts = base.chunkFragmentStarts;
     this.source = source;
-    this.parts = Array.from({ length: base.termFragments }, (_, i) => parts[i] ?? null);
+    this.parts = new Array<Bm25Terms | null>(base.termFragments).fill(null);
   }
 
   /** Decodes a base and all its term fragments (`terms[i]`: fragment i's inflated bytes). */
-  static decode(base: Uint8Array, terms: readonly Uint8Array[], source = 'bm25.bin', options: { walked?: boolean; termSources?: readonly string[] } = {}): Bm25File {
+  static decode(base: Uint8Array, terms: readonly Uint8Array[], source = 'bm25.bin', options: { walked?: boolean } = {}): Bm25File {
     const decoded = decodeBm25Base(base, source);
     if (terms.length !== decoded.termFragments) throw createError('INDEX_CORRUPT', source, `${terms.length} term fragments for the ${decoded.termFragments} it names`);
-    const file = new Bm25File(decoded, [], source);
-    terms.forEach((bytes, i) => file.addTerms(i, bytes, options.termSources?.[i] ?? `terms-${i}.bin`, options));
+    const file = new Bm25File(decoded, source);
+    terms.forEach((bytes, i) => file.addTerms(i, bytes, `terms-${i}.bin`, options));
     return file;
   }
 

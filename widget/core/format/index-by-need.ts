@@ -13,6 +13,7 @@
 import { throwIfAborted } from '../errors.ts';
 import type { WorkOptions } from '../schema.ts';
 import { fragmentKey, parseFragmentKey, type FragmentKind, type IndexFileKey, type IndexManifest } from './manifest.ts';
+import { checkChunksAgainstDocuments } from './validate.ts';
 import { decodeIndexFiles, placeChunkFragment, readManifest, readVerified, type IndexFileSource, type InflatedFiles, type LoadedIndex } from './read-index.ts';
 
 /** What was read from the source: files and their stored (gzip) bytes. */
@@ -35,7 +36,7 @@ export class IndexByNeed {
     this.manifest = index.manifest;
     this.source = source;
     this.counted = fetched;
-    this.chunkFragments = index.manifest.fragments.chunks > 0 ? new Array<boolean>(index.manifest.fragments.chunks).fill(false) : [];
+    this.chunkFragments = new Array<boolean>(index.manifest.fragments.chunks).fill(false);
   }
 
   /** Reads the manifest and the always-read part; no term fragment yet. */
@@ -110,7 +111,8 @@ export class IndexByNeed {
         const { index } = this;
         if (kind === 'terms') index.bm25.addTerms(fragment, bytes, entry.path);
         else {
-          placeChunkFragment(index.chunks, fragment, bytes, index.bm25, index.documents, entry.path);
+          const chunks = placeChunkFragment(index.chunks, fragment, bytes, index.bm25, entry.path);
+          checkChunksAgainstDocuments(chunks, index.documents, entry.path, index.bm25.chunks);
           this.chunkFragments[fragment] = true;
         }
       });

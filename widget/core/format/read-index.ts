@@ -101,50 +101,51 @@ export function decodeVectors(manifest: IndexManifest, bytes: Uint8Array, chunkC
 export type InflatedFiles = Partial<Record<IndexFileKey, Uint8Array>>;
 
 /**
- * Decodes chunk fragment `index` and puts its chunks in place in `chunks` (the index's, as long as
- * it has chunks), after checking it against the BM25 base and the documents.
+ * Decodes chunk fragment `index`, checks it lies where the BM25 base places it, and puts its
+ * chunks in place in `chunks` (the index's, as long as it has chunks); returns them. The caller
+ * checks them against the documents: one fragment by need, all of them at once when whole.
  */
-export function placeChunkFragment(chunks: Chunk[], index: number, bytes: Uint8Array, bm25: Bm25File, documents: readonly IndexedDocument[], source: string): void {
+export function placeChunkFragment(chunks: Chunk[], index: number, bytes: Uint8Array, bm25: Bm25File, source: string): Chunk[] {
   const fragment = decodeChunkStore(bytes, source);
   checkChunkFragment(fragment, index, bm25, source);
-  checkChunksAgainstDocuments(fragment.chunks, documents, source, bm25.chunks);
   fragment.chunks.forEach((chunk, k) => (chunks[fragment.first + k] = chunk));
+  return fragment.chunks;
 }
 
 /** The chunks of every chunk fragment, each where the BM25 base places it. */
 function decodeChunks(manifest: IndexManifest, raw: InflatedFiles, bm25: Bm25File, documents: readonly IndexedDocument[]): Chunk[] {
-  if (bm25.chunkFragmentStarts.length !== manifest.fragments.chunks) {
-    throw createError('INDEX_CORRUPT', manifest.files.bm25?.path ?? 'bm25', `places ${bm25.chunkFragmentStarts.length} chunk fragments, the manifest lists ${manifest.fragments.chunks}`);
-  }
   const chunks: Chunk[] = new Array(bm25.chunks);
   for (let i = 0; i < manifest.fragments.chunks; i++) {
     const key = fragmentKey('chunks', i);
     const path = manifest.files[key]?.path ?? key;
     const bytes = raw[key];
     if (!bytes) throw createError('INDEX_CORRUPT', path, 'file missing');
-    placeChunkFragment(chunks, i, bytes, bm25, documents, path);
+    placeChunkFragment(chunks, i, bytes, bm25, path);
   }
-  // Ids are unique across the build, not only within a fragment: checked once all are in.
+  // Once all are in, so that ids are checked unique across the build, not only within a fragment.
   checkChunksAgainstDocuments(chunks, documents, 'chunks');
   return chunks;
 }
 
-/** The BM25 base and every term fragment. */
+/** The BM25 base, checked to name the fragments the manifest lists, and (`which` 'all') every term fragment. */
 function decodeBm25(manifest: IndexManifest, raw: InflatedFiles, walked: boolean, which: 'all' | 'none'): Bm25File {
   const path = manifest.files.bm25?.path ?? 'bm25';
   if (!raw.bm25) throw createError('INDEX_CORRUPT', path, 'file missing');
-  if (which === 'none') {
-    const base = decodeBm25Base(raw.bm25, path);
-    if (base.termFragments !== manifest.fragments.terms) throw createError('INDEX_CORRUPT', path, `names ${base.termFragments} term fragments, the manifest ${manifest.fragments.terms}`);
-    return new Bm25File(base, [], path);
+  const base = decodeBm25Base(raw.bm25, path);
+  const { terms, chunks } = manifest.fragments;
+  if (base.termFragments !== terms || base.chunkFragmentStarts.length !== chunks) {
+    throw createError('INDEX_CORRUPT', path, `names ${base.termFragments} term and ${base.chunkFragmentStarts.length} chunk fragments, the manifest ${terms} and ${chunks}`);
   }
-  const keys = Array.from({ length: manifest.fragments.terms }, (_, i) => fragmentKey('terms', i));
-  const terms = keys.map((key) => {
+  const file = new Bm25File(base, path);
+  if (which === 'none') return file;
+  for (let i = 0; i < terms; i++) {
+    const key = fragmentKey('terms', i);
+    const source = manifest.files[key]?.path ?? key;
     const bytes = raw[key];
-    if (!bytes) throw createError('INDEX_CORRUPT', manifest.files[key]?.path ?? key, 'file missing');
-    return bytes;
-  });
-  return Bm25File.decode(raw.bm25, terms, path, { walked, termSources: keys.map((key) => manifest.files[key]?.path ?? key) });
+    if (!bytes) throw createError('INDEX_CORRUPT', source, 'file missing');
+    file.addTerms(i, bytes, source, { walked });
+  }
+  return file;
 }
 
 /** Decodes the inflated files of a build into typed values (`vectors` null when `raw` has none). */
